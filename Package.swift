@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode (strict concurrency) is the package default.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "swift-gtfs-lines",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LineReader", targets: ["LineReader"]),
+        .executable(name: "lines", targets: ["lines"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(
+            name: "LineReader",
+            dependencies: ["CZlib"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "lines",
+            dependencies: [
+                "LineReader",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LineReaderTests",
+            dependencies: ["LineReader", "CZlib", "lines"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,16 @@
+#ifndef CZLIB_SHIM_H
+#define CZLIB_SHIM_H
+
+#include <zlib.h>
+
+/// `inflateInit2` is a macro in zlib.h; Swift cannot call macros, so wrap it.
+static inline int CZlib_inflateInit2(z_streamp strm, int windowBits) {
+    return inflateInit2(strm, windowBits);
+}
+
+/// `deflateInit2` is a macro as well (used by tests and tools that write gzip).
+static inline int CZlib_deflateInit2(z_streamp strm, int level, int method, int windowBits, int memLevel, int strategy) {
+    return deflateInit2(strm, level, method, windowBits, memLevel, strategy);
+}
+
+#endif

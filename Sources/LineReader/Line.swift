@@ -1,0 +1,53 @@
+/// One line of input, borrowed from the reader's buffer for the duration of a callback.
+///
+/// `number` and `bytes` cost no allocation: `bytes` points into the reader's chunk buffer
+/// and is valid only until the callback returns. Do not store it; call ``owned()`` or
+/// ``string`` to keep the content.
+///
+/// The bytes never include the delimiter, nor the `\r` of a `\r\n` ending.
+public struct Line {
+    /// The 1-based line number; every line counts, empty ones included.
+    public let number: Int
+    /// The line's bytes, valid only inside the callback that received the line.
+    public let bytes: UnsafeRawBufferPointer
+
+    @usableFromInline
+    init(number: Int, bytes: UnsafeRawBufferPointer) {
+        self.number = number
+        self.bytes = bytes
+    }
+
+    /// The number of bytes in the line.
+    @inlinable public var count: Int { bytes.count }
+
+    /// Whether the line has no bytes.
+    @inlinable public var isEmpty: Bool { bytes.isEmpty }
+
+    /// The line decoded as UTF-8; invalid sequences become U+FFFD. Allocates for lines over 15 bytes.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// A copy that owns its bytes and may outlive the callback or cross threads.
+    public func owned() -> OwnedLine {
+        OwnedLine(number: number, bytes: Array(bytes))
+    }
+}
+
+@available(*, unavailable, message: "a Line borrows the reader's buffer; use owned() to send it elsewhere")
+extension Line: Sendable {}
+
+/// A line that owns its bytes, as delivered by ``Reader/lines``.
+public struct OwnedLine: Sendable, Hashable {
+    /// The 1-based line number.
+    public let number: Int
+    /// The line's bytes, without the delimiter or a `\r` before it.
+    public let bytes: [UInt8]
+
+    /// Creates a line from its number and bytes.
+    public init(number: Int, bytes: [UInt8]) {
+        self.number = number
+        self.bytes = bytes
+    }
+
+    /// The line decoded as UTF-8; invalid sequences become U+FFFD.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+}

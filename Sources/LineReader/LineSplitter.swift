@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The remainder-buffering core: holds the unfinished tail of the input and cuts complete lines out of it.
+///
+/// Bytes arrive either by reading straight into ``writableWindow(count:)`` and ``commit(_:)`` (the
+/// pull path, no copy) or by ``append(_:)`` (the push path). ``nextLine()`` returns lines as slices of
+/// the buffer. Scanning resumes where the previous scan stopped, so a long line costs O(n), and the
+/// buffer never grows beyond `maxLineLength` plus one chunk.
+final class LineSplitter {
+    private var storage: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// Start of the bytes not yet delivered.
+    private var start = 0
+    /// End of the valid bytes.
+    private var end = 0
+    /// Bytes in `start..<scanned` are known to hold no delimiter.
+    private var scanned = 0
+    private var awaitingByteOrderMark = true
+    /// Whether the end of the input has been seen.
+    private(set) var inputEnded = false
+    /// The number of lines delivered so far.
+    private(set) var lineCount = 0
+
+    let delimiter: UInt8
+    let maxLineLength: Int
+    private let dropsCarriageReturn: Bool
+    private let sourceName: String
+
+    init(chunkSize: Int, maxLineLength: Int, delimiter: UInt8, sourceName: String) {
+        self.delimiter = delimiter
+        self.maxLineLength = maxLineLength
+        self.dropsCarriageReturn = delimiter == UInt8(ascii: "\n")
+        self.sourceName = sourceName
+        capacity = max(2 * chunkSize, 64)
+        storage = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Room for `count` more bytes at the end of the buffer, moving the remainder to the front or
+    /// growing the buffer when needed. Write into it, then call ``commit(_:)``.
+    func writableWindow(count: Int) -> UnsafeMutableRawBufferPointer {
+        if capacity - end < count && start > 0 {
+            let remainder = end - start
+            if remainder > 0 { memmove(storage, storage + start, remainder) }
+            scanned -= start
+            end = remainder
+            start = 0
+        }
+        if capacity - end < count {
+            let newCapacity = max(capacity * 2, end + count)
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+            grown.copyMemory(from: storage, byteCount: end)
+            storage.deallocate()
+            storage = grown
+            capacity = newCapacity
+        }
+        return UnsafeMutableRawBufferPointer(start: storage + end, count: count)
+    }
+
+    /// Marks `count` bytes written into the last window as input.
+    func commit(_ count: Int) {
+        end += count
+    }
+
+    /// Copies bytes into the buffer (the push path).
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let window = writableWindow(count: bytes.count)
+        window.baseAddress.map { $0.copyMemory(from: base, byteCount: bytes.count) }
+        commit(bytes.count)
+    }
+
+    /// Records that no more input will come: the unterminated tail becomes the last line.
+    func endInput() {
+        inputEnded = true
+    }
+
+    /// The next complete line in the buffer, or `nil` when more input is needed (or, once the
+    /// input has ended, when every line was delivered).
+    ///
+    /// The returned line's bytes stay valid until the next call on this splitter.
+    /// - Throws: ``ReaderError/lineTooLong(source:lineNumber:limit:)``.
+    @inline(__always)
+    func nextLine() throws -> Line? {
+        if awaitingByteOrderMark {
+            guard skipByteOrderMark() else { return nil }
+        }
+        let unscanned = end - scanned
+        if unscanned > 0, let found = memchr(storage + scanned, Int32(delimiter), unscanned) {
+            let terminator = storage.distance(to: found)
+            let line = try makeLine(upTo: terminator)
+            start = terminator + 1
+            scanned = start
+            return line
+        }
+        scanned = end
+        if inputEnded {
+            guard start < end else { return nil }
+            let line = try makeLine(upTo: end)
+            start = end
+            return line
+        }
+        // Allow one extra byte: a `\r` waiting for its `\n`.
+        if end - start > maxLineLength + (dropsCarriageReturn ? 1 : 0) {
+            throw ReaderError.lineTooLong(source: sourceName, lineNumber: lineCount + 1, limit: maxLineLength)
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private func makeLine(upTo terminator: Int) throws -> Line {
+        var lineEnd = terminator
+        if dropsCarriageReturn && lineEnd > start && storage.load(fromByteOffset: lineEnd - 1, as: UInt8.self) == 0x0D {
+            lineEnd -= 1
+        }
+        guard lineEnd - start <= maxLineLength else {
+            throw ReaderError.lineTooLong(source: sourceName, lineNumber: lineCount + 1, limit: maxLineLength)
+        }
+        lineCount += 1
+        return Line(number: lineCount, bytes: UnsafeRawBufferPointer(start: storage + start, count: lineEnd - start))
+    }
+
+    /// Drops a UTF-8 byte-order mark at the very start of the input.
+    ///
+    /// - Returns: `false` while too few bytes have arrived to decide.
+    private func skipByteOrderMark() -> Bool {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let available = end - start
+        let compared = min(available, 3)
+        for index in 0 ..< compared where storage.load(fromByteOffset: start + index, as: UInt8.self) != mark[index] {
+            awaitingByteOrderMark = false
+            return true
+        }
+        if compared == 3 {
+            start += 3
+            scanned = max(scanned, start)
+            awaitingByteOrderMark = false
+            return true
+        }
+        if inputEnded {
+            awaitingByteOrderMark = false
+            return true
+        }
+        return false
+    }
+}
