@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// The `lines` executable, run as a user would.
+@Suite("lines tool, end to end")
+struct LinesToolTests {
+    static let stops = ToolRunner.packageRoot.appendingPathComponent("SampleData/berlin/vbb-2013/stops.txt").path
+
+    static func temporaryFile(_ bytes: [UInt8], name: String) throws -> String {
+        let path = NSTemporaryDirectory() + "lines-test-\(getpid())-\(name)"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("Counts the Berlin 2013 stops file: 12,793 stops plus the header")
+    func countBerlin() throws {
+        let result = try ToolRunner.run("lines", ["--count", Self.stops])
+        #expect(result.status == 0)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "12794\n")
+        let gz = try ToolRunner.run("lines", ["--count", Self.stops + ".gz"])
+        #expect(String(decoding: gz.stdout, as: UTF8.self) == "12794\n")
+    }
+
+    @Test("Output equals the input for an LF file with a final newline, gzip or not", arguments: [1, 7, 4096])
+    func identity(chunkSize: Int) throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: Self.stops))
+        let plain = try ToolRunner.run("lines", ["--chunk-size", "\(chunkSize)", Self.stops])
+        #expect(plain.stdout == original)
+        let gz = try ToolRunner.run("lines", ["--chunk-size", "\(chunkSize)", Self.stops + ".gz"])
+        #expect(gz.stdout == original)
+    }
+
+    @Test("CRLF becomes LF, the BOM is dropped, a final newline is added")
+    func normalisation() throws {
+        let path = try Self.temporaryFile([0xEF, 0xBB, 0xBF] + Array("a\r\nb\n\r\nc".utf8), name: "crlf")
+        defer { unlink(path) }
+        let result = try ToolRunner.run("lines", [path])
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "a\nb\n\nc\n")
+        let count = try ToolRunner.run("lines", ["--count", path])
+        #expect(String(decoding: count.stdout, as: UTF8.self) == "4\n")
+    }
+
+    @Test("- reads standard input, gzip included")
+    func standardInput() throws {
+        let result = try ToolRunner.run("lines", ["--count", "-"], stdin: Data(gzipped(Array("x\ny\nz".utf8))))
+        #expect(result.status == 0)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "3\n")
+        let passthrough = try ToolRunner.run("lines", [], stdin: Data("p\r\nq".utf8))
+        #expect(String(decoding: passthrough.stdout, as: UTF8.self) == "p\nq\n")
+    }
+
+    @Test("Errors: one line on stderr naming the file, non-zero status")
+    func errors() throws {
+        let missing = try ToolRunner.run("lines", ["/nonexistent/stops.txt"])
+        #expect(missing.status != 0)
+        #expect(missing.stderr == "lines: /nonexistent/stops.txt: cannot open: No such file or directory (errno 2)\n")
+
+        var damaged = gzipped(Array(String(repeating: "1,2,3\n", count: 5000).utf8))
+        damaged = Array(damaged.prefix(damaged.count / 2))
+        let path = try Self.temporaryFile(damaged, name: "truncated.gz")
+        defer { unlink(path) }
+        let truncated = try ToolRunner.run("lines", ["--count", path])
+        #expect(truncated.status != 0)
+        #expect(truncated.stderr.hasPrefix("lines: \(path): truncated gzip data"))
+        #expect(truncated.stderr.filter { $0 == "\n" }.count == 1)
+        #expect(truncated.stdout.isEmpty)
+
+        let badChunk = try ToolRunner.run("lines", ["--chunk-size", "0", Self.stops])
+        #expect(badChunk.status != 0)
+        #expect(badChunk.stderr.contains("--chunk-size must be at least 1"))
+    }
+
+    @Test("A file the user may not read gives EACCES (run as an unprivileged user)")
+    func permissionDenied() throws {
+        let path = try Self.temporaryFile(Array("secret\n".utf8), name: "secret")
+        defer { unlink(path) }
+        chmod(path, 0o000)
+        // As root, permission bits do not apply: drop to nobody for the run, from a copy of the
+        // tool that nobody may execute whatever the permissions of the checkout.
+        var wrapper: [String] = []
+        if geteuid() == 0 {
+            let copy = NSTemporaryDirectory() + "lines-test-\(getpid())-tool"
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: ToolRunner.productsDirectory.appendingPathComponent("lines").path, toPath: copy)
+            chmod(copy, 0o755)
+            wrapper = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", copy]
+        }
+        defer { if let copy = wrapper.last { unlink(copy) } }
+        let result = try ToolRunner.run("lines", [path], wrapper: wrapper)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("\(path): cannot open: Permission denied (errno 13)"))
+    }
+}
