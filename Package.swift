@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "LineReader", targets: ["LineReader"]),
+        .library(name: "GTFS", targets: ["GTFS"]),
         .executable(name: "lines", targets: ["lines"]),
     ],
     dependencies: [
@@ -29,6 +30,11 @@ let package = Package(
             dependencies: ["CZlib"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "GTFS",
+            dependencies: ["LineReader", "CZlib"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "lines",
             dependencies: [
@@ -40,6 +46,11 @@ let package = Package(
         .testTarget(
             name: "LineReaderTests",
             dependencies: ["LineReader", "CZlib", "lines"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GTFSTests",
+            dependencies: ["GTFS", "LineReader"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,0 +1,230 @@
+/// Splits CSV records into fields, RFC 4180 as GTFS feeds use it.
+///
+/// Rows without a quote take the fast path: fields are spans of the line itself, nothing is copied.
+/// Rows with quotes are unescaped into an owned buffer; a quoted field may span lines, in which case
+/// ``parse(line:)`` answers ``Outcome/needsMoreInput`` until the quote closes. Unquoted fields are
+/// trimmed of surrounding spaces; quoted fields are kept exactly (line breaks inside become `\n`).
+final class CSVRowParser {
+    /// What parsing a line gave.
+    enum Outcome: Equatable {
+        /// A complete record: read it with ``field(_:)``.
+        case record
+        /// A quoted field is still open: feed the next line.
+        case needsMoreInput
+        /// The record is malformed.
+        case malformed(String)
+    }
+
+    /// The longest record accepted while a quoted field stays open, so one stray quote cannot swallow a file.
+    static let maxQuotedRecordLength = 1 << 20
+
+    private(set) var fieldCount = 0
+    private var fields: UnsafeMutablePointer<FieldSpan>
+    private var fieldCapacity = 64
+    private var base: UnsafeRawPointer?
+
+    // The owned buffer for quoted records.
+    private var owned: UnsafeMutableRawPointer
+    private var ownedCapacity = 4096
+    private var ownedCount = 0
+
+    // State carried across the lines of one record.
+    private var inQuotedField = false
+    private(set) var isContinuing = false
+
+    init() {
+        fields = .allocate(capacity: fieldCapacity)
+        owned = .allocate(byteCount: ownedCapacity, alignment: 16)
+    }
+
+    deinit {
+        fields.deallocate()
+        owned.deallocate()
+    }
+
+    /// The bytes of field `index` of the last complete record.
+    @inline(__always)
+    func field(_ index: Int) -> UnsafeRawBufferPointer {
+        let span = fields[index]
+        return UnsafeRawBufferPointer(start: base.map { $0 + Int(span.start) }, count: Int(span.end - span.start))
+    }
+
+    /// Parses one line: a whole record, or the next line of a record whose quoted field is open.
+    ///
+    /// - Parameters:
+    ///   - line: the line's bytes, without its terminator.
+    ///   - hasQuote: whether the line contains `"` (from ``LineScan``).
+    @inline(__always)
+    func parse(line: UnsafeRawBufferPointer, hasQuote: Bool) -> Outcome {
+        if !hasQuote && !isContinuing {
+            splitUnquoted(line)
+            return .record
+        }
+        return parseQuoted(line)
+    }
+
+    /// Drops a record left open (after an error or at the end of the input).
+    func reset() {
+        isContinuing = false
+        inQuotedField = false
+        ownedCount = 0
+        fieldCount = 0
+    }
+
+    // MARK: - Fast path
+
+    @inline(__always)
+    private func splitUnquoted(_ line: UnsafeRawBufferPointer) {
+        base = UnsafeRawPointer(line.baseAddress)
+        fieldCount = 0
+        guard let start = line.baseAddress else {
+            appendField(0, 0)
+            return
+        }
+        let count = line.count
+        var fieldStart = 0
+        var index = 0
+        while index < count {
+            if start.load(fromByteOffset: index, as: UInt8.self) == 0x2C {
+                appendTrimmed(start, fieldStart, index)
+                fieldStart = index + 1
+            }
+            index += 1
+        }
+        appendTrimmed(start, fieldStart, count)
+    }
+
+    @inline(__always)
+    private func appendTrimmed(_ start: UnsafeRawPointer, _ from: Int, _ to: Int) {
+        var lower = from
+        var upper = to
+        while lower < upper && start.load(fromByteOffset: lower, as: UInt8.self) == 0x20 { lower += 1 }
+        while upper > lower && start.load(fromByteOffset: upper - 1, as: UInt8.self) == 0x20 { upper -= 1 }
+        appendField(lower, upper)
+    }
+
+    @inline(__always)
+    private func appendField(_ start: Int, _ end: Int) {
+        if fieldCount == fieldCapacity { growFields() }
+        fields[fieldCount] = FieldSpan(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: end))
+        fieldCount += 1
+    }
+
+    private func growFields() {
+        let grown = UnsafeMutablePointer<FieldSpan>.allocate(capacity: fieldCapacity * 2)
+        grown.update(from: fields, count: fieldCount)
+        fields.deallocate()
+        fields = grown
+        fieldCapacity *= 2
+    }
+
+    // MARK: - Quoted path
+
+    /// Where the current field's unescaped bytes begin in `owned`.
+    private var currentFieldStart = 0
+    /// Whether the current field began with a quote (so it is not trimmed).
+    private var currentFieldQuoted = false
+    /// After a closing quote, only spaces may come before the comma.
+    private var afterClosingQuote = false
+
+    private func parseQuoted(_ line: UnsafeRawBufferPointer) -> Outcome {
+        if !isContinuing {
+            ownedCount = 0
+            fieldCount = 0
+            beginField()
+        } else {
+            // The line break inside the quoted field is part of its value.
+            appendOwned(0x0A)
+        }
+        isContinuing = true
+        for byte in line {
+            if inQuotedField {
+                if byte == 0x22 {
+                    inQuotedField = false
+                    afterClosingQuote = true
+                } else {
+                    appendOwned(byte)
+                }
+                continue
+            }
+            if afterClosingQuote {
+                switch byte {
+                case 0x22:
+                    // `""` inside a quoted field: one literal quote, and the field goes on.
+                    appendOwned(0x22)
+                    inQuotedField = true
+                    afterClosingQuote = false
+                case 0x2C:
+                    endField()
+                    beginField()
+                case 0x20:
+                    continue
+                default:
+                    reset()
+                    return .malformed("text after the closing quote of a field")
+                }
+                continue
+            }
+            switch byte {
+            case 0x2C:
+                endField()
+                beginField()
+            case 0x22 where ownedCount == currentFieldStart:
+                // An opening quote (spaces before it were skipped).
+                currentFieldQuoted = true
+                inQuotedField = true
+            case 0x20 where ownedCount == currentFieldStart:
+                continue
+            default:
+                // Text, including a stray quote inside an unquoted field, is kept as it is.
+                appendOwned(byte)
+            }
+        }
+        if inQuotedField {
+            if ownedCount > Self.maxQuotedRecordLength {
+                reset()
+                return .malformed("a quoted field is not closed within \(Self.maxQuotedRecordLength) bytes")
+            }
+            return .needsMoreInput
+        }
+        endField()
+        isContinuing = false
+        afterClosingQuote = false
+        base = UnsafeRawPointer(owned)
+        return .record
+    }
+
+    /// Reports a record left open when the input ends.
+    func endOfInput() -> Outcome? {
+        guard isContinuing else { return nil }
+        reset()
+        return .malformed("a quoted field is not closed before the end of the file")
+    }
+
+    private func beginField() {
+        currentFieldStart = ownedCount
+        currentFieldQuoted = false
+        afterClosingQuote = false
+    }
+
+    private func endField() {
+        var end = ownedCount
+        if !currentFieldQuoted {
+            while end > currentFieldStart && owned.load(fromByteOffset: end - 1, as: UInt8.self) == 0x20 { end -= 1 }
+        }
+        appendField(currentFieldStart, end)
+    }
+
+    @inline(__always)
+    private func appendOwned(_ byte: UInt8) {
+        if ownedCount == ownedCapacity {
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: ownedCapacity * 2, alignment: 16)
+            grown.copyMemory(from: owned, byteCount: ownedCount)
+            owned.deallocate()
+            owned = grown
+            ownedCapacity *= 2
+        }
+        owned.storeBytes(of: byte, toByteOffset: ownedCount, as: UInt8.self)
+        ownedCount += 1
+    }
+}

@@ -1,0 +1,169 @@
+/// The per-file state of ``TableParser``: header, encoding mode, the open record, the current batch.
+final class TableParseState<R: GTFSRecord> {
+    private enum Encoding {
+        case utf8
+        case windows1252
+    }
+
+    private let options: ParseOptions
+    private let parser = CSVRowParser()
+    private let context: TableContext
+    private var headerCount = -1
+    private var encoding = Encoding.utf8
+    private var scratch: [UInt8] = []
+    /// The line where the record being assembled (possibly over several lines) starts.
+    private var recordStart = 0
+    private var batch: [R] = []
+    var cancelled = false
+    private(set) var summary: TableSummary
+
+    init(fileName: String, options: ParseOptions) {
+        self.options = options
+        context = TableContext(fileName: fileName, columns: R.columns, maxStoredWarnings: options.maxStoredWarnings)
+        summary = TableSummary(fileName: fileName, file: GTFSFile(fileName: fileName))
+        batch.reserveCapacity(options.batchSize)
+    }
+
+    var batchReady: Bool { batch.count >= options.batchSize }
+
+    func flush(_ deliver: ([R]) throws -> Void) throws {
+        guard !batch.isEmpty else { return }
+        try deliver(batch)
+        batch.removeAll(keepingCapacity: true)
+    }
+
+    /// Takes one line of the file.
+    @inline(__always)
+    func consume(_ lineBytes: UnsafeRawBufferPointer, number: Int, deliver: ([R]) throws -> Void) throws {
+        let bytes = lineBytes
+        let continuing = parser.isContinuing
+        if !continuing {
+            // Blank lines between records are skipped.
+            if bytes.isEmpty { return }
+            recordStart = number
+        }
+        let scan = LineScan(bytes)
+        if scan.hasNUL {
+            parser.reset()
+            try reject(GTFSError(.encoding, file: context.fileName, line: recordStart, message: "contains a NUL byte"))
+            return
+        }
+        let outcome: CSVRowParser.Outcome
+        if scan.hasHighBytes && (encoding == .windows1252 || !TextDecoding.isValidUTF8(bytes)) {
+            try switchToWindows1252(line: number)
+            scratch.removeAll(keepingCapacity: true)
+            TextDecoding.appendWindows1252(bytes, to: &scratch)
+            // The quoted path copies the fields into the parser's own buffer, so nothing points into `scratch`.
+            outcome = scratch.withUnsafeBytes { parser.parse(line: $0, hasQuote: true) }
+        } else {
+            outcome = parser.parse(line: bytes, hasQuote: scan.hasQuote)
+        }
+        switch outcome {
+        case .needsMoreInput:
+            return
+        case .malformed(let message):
+            if headerCount < 0 { throw GTFSError(.malformedCSV, file: context.fileName, line: recordStart, message: "header: " + message) }
+            try reject(GTFSError(.malformedCSV, file: context.fileName, line: recordStart, message: message))
+        case .record:
+            if headerCount < 0 {
+                try readHeader()
+            } else {
+                try decodeRecord()
+            }
+        }
+    }
+
+    /// Ends the file: an open quoted record is an error; an empty file is reported.
+    func finish(lineCount: Int, deliver: ([R]) throws -> Void) throws {
+        if let outcome = parser.endOfInput(), case .malformed(let message) = outcome {
+            if headerCount < 0 { throw GTFSError(.malformedCSV, file: context.fileName, line: recordStart, message: "header: " + message) }
+            try reject(GTFSError(.malformedCSV, file: context.fileName, line: recordStart, message: message))
+        }
+        if headerCount < 0 {
+            let problem = GTFSError(.emptyFile, file: context.fileName, message: lineCount == 0 ? "is empty (0 bytes)" : "has no header")
+            if options.strict { throw problem }
+            context.warn(problem)
+        }
+        try flush(deliver)
+        summary.warnings = context.warnings
+        summary.warningCount = context.warningCount
+    }
+
+    // MARK: - Header
+
+    private func readHeader() throws {
+        var names: [String] = []
+        var positions: [String: Int] = [:]
+        for index in 0 ..< parser.fieldCount {
+            let name = String(decoding: parser.field(index), as: UTF8.self)
+            if let earlier = positions[name], !name.isEmpty {
+                throw GTFSError(
+                    .duplicateColumn, file: context.fileName, line: recordStart, column: name,
+                    message: "appears twice in the header (columns \(earlier + 1) and \(index + 1))")
+            }
+            positions[name] = index
+            names.append(name)
+        }
+        for (column, spec) in R.columns.enumerated() {
+            if let position = positions[spec.name] {
+                context.setFieldIndex(position, ofColumn: column)
+            } else if spec.isRequired {
+                throw GTFSError(
+                    .missingColumn, file: context.fileName, line: recordStart, column: spec.name,
+                    message: "required column is missing from the header")
+            }
+        }
+        let known = Set(R.columns.map(\.name))
+        for name in names where !known.contains(name) {
+            context.warn(
+                GTFSError(
+                    .invalidValue, file: context.fileName, line: recordStart, column: name.isEmpty ? "(unnamed)" : name,
+                    message: "unknown column, ignored"))
+        }
+        headerCount = names.count
+    }
+
+    // MARK: - Records
+
+    @inline(__always)
+    private func decodeRecord() throws {
+        let cells = parser.fieldCount
+        if cells != headerCount {
+            let message =
+                cells < headerCount
+                ? "has \(cells) cells but the header has \(headerCount)" + (options.strict ? "" : "; the missing cells read as empty")
+                : "has \(cells) cells but the header has \(headerCount)" + (options.strict ? "" : "; the extra cells are ignored")
+            let problem = GTFSError(.cellCount, file: context.fileName, line: recordStart, message: message)
+            if options.strict {
+                try reject(problem)
+                return
+            }
+            context.warn(problem)
+        }
+        do {
+            batch.append(try R(row: Row(line: recordStart, parser: parser, table: context)))
+            summary.rowsRead += 1
+            summary.rowsParsed += 1
+        } catch let error as GTFSError {
+            try reject(error)
+        }
+    }
+
+    /// Rejects the current record: strict mode throws, lenient mode records the error.
+    private func reject(_ error: GTFSError) throws {
+        summary.rowsRead += 1
+        if options.strict { throw error }
+        summary.rowsRejected += 1
+        if summary.errors.count < options.maxStoredErrors { summary.errors.append(error) }
+    }
+
+    private func switchToWindows1252(line: Int) throws {
+        guard encoding == .utf8 else { return }
+        let problem = GTFSError(
+            .encoding, file: context.fileName, line: line,
+            message: "is not valid UTF-8; the file is read as Windows-1252 from here on")
+        if options.strict { throw problem }
+        context.warn(problem)
+        encoding = .windows1252
+    }
+}

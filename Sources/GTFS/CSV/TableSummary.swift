@@ -1,0 +1,29 @@
+/// What parsing one file gave: counts, the rejected rows' errors, and warnings.
+///
+/// Integrity holds for every file: `rowsParsed + rowsRejected == rowsRead`.
+public struct TableSummary: Sendable {
+    /// The file's name as the feed spells it.
+    public let fileName: String
+    /// The table, when the file is one of the reference.
+    public let file: GTFSFile?
+    /// Data records read (the header, blank lines and the lines inside a multi-line record not counted).
+    public var rowsRead = 0
+    /// Records delivered.
+    public var rowsParsed = 0
+    /// Records rejected.
+    public var rowsRejected = 0
+    /// The errors of rejected records (the first ``ParseOptions/maxStoredErrors``).
+    public var errors: [GTFSError] = []
+    /// Warnings: unknown columns, padded rows, encoding fallback, malformed URLs… (the first ``ParseOptions/maxStoredWarnings``).
+    public var warnings: [GTFSWarning] = []
+    /// All warnings, stored or not.
+    public var warningCount = 0
+    /// Raw input bytes read (compressed bytes for gzip and zip).
+    public var bytesRead: Int64 = 0
+
+    /// Creates an empty summary for a file.
+    public init(fileName: String, file: GTFSFile?) {
+        self.fileName = fileName
+        self.file = file
+    }
+}

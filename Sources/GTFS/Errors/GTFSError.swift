@@ -1,0 +1,68 @@
+/// A problem found in a feed, located as precisely as the input allows.
+///
+/// Its description reads like a compiler diagnostic:
+/// `stops.txt:1207: stop_lat: "52,53" is not a decimal number`.
+public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem this is, for programs that react to some kinds.
+    public enum Kind: String, Sendable, Hashable {
+        /// A value does not have the field's type (number, time, date, color, …).
+        case invalidValue
+        /// A required value is empty or its column is absent.
+        case missingValue
+        /// A required column is missing from the header.
+        case missingColumn
+        /// A column name appears twice in the header.
+        case duplicateColumn
+        /// A row has more or fewer cells than the header.
+        case cellCount
+        /// A quoted field is not closed, or text follows a closing quote.
+        case malformedCSV
+        /// The bytes are not valid text in the expected encoding, or contain NUL.
+        case encoding
+        /// The file is empty (0 bytes) or has no header.
+        case emptyFile
+        /// A file of the feed cannot be read (I/O, gzip, zip).
+        case unreadable
+        /// A rule between fields of one row is broken (conditionally required fields).
+        case rule
+    }
+
+    /// The kind of problem.
+    public let kind: Kind
+    /// The file, e.g. `stops.txt`.
+    public let file: String
+    /// The 1-based line where the record starts, when known.
+    public let line: Int?
+    /// The column's name, when the problem concerns one field.
+    public let column: String?
+    /// The offending text, when there is one.
+    public let text: String?
+    /// What is wrong, e.g. `is not a decimal number`.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, file: String, line: Int? = nil, column: String? = nil, text: String? = nil, message: String) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.column = column
+        self.text = text
+        self.message = message
+    }
+
+    /// `file:line: column: "text" message`, leaving out the parts that are unknown.
+    public var description: String {
+        var result = file
+        if let line { result += ":\(line)" }
+        result += ": "
+        if let column { result += "\(column): " }
+        if let text { result += "\"\(text)\" " }
+        result += message
+        return result
+    }
+}
+
+/// A problem that does not reject data: the value was kept or the row repaired.
+///
+/// Printed like an error: `stops.txt: platform_nr: unknown column, ignored`.
+public typealias GTFSWarning = GTFSError

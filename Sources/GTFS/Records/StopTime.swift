@@ -1,0 +1,94 @@
+/// A row of `stop_times.txt`: when a trip serves a stop (or a flexible location).
+public struct StopTime: GTFSRecord, Hashable {
+    /// The file the records come from.
+    public static let file = GTFSFile.stopTimes
+
+    enum Column: Int {
+        case tripID, arrivalTime, departureTime, stopID, locationGroupID, locationID, stopSequence, stopHeadsign
+        case startPickupDropOffWindow, endPickupDropOffWindow, pickupType, dropOffType, continuousPickup
+        case continuousDropOff, shapeDistTraveled, timepoint, pickupBookingRuleID, dropOffBookingRuleID
+    }
+
+    /// The columns of the reference, in order.
+    public static let columns: [ColumnSpec] = [
+        .required("trip_id"), .optional("arrival_time"), .optional("departure_time"), .optional("stop_id"),
+        .optional("location_group_id"), .optional("location_id"), .required("stop_sequence"), .optional("stop_headsign"),
+        .optional("start_pickup_drop_off_window"), .optional("end_pickup_drop_off_window"), .optional("pickup_type"),
+        .optional("drop_off_type"), .optional("continuous_pickup"), .optional("continuous_drop_off"),
+        .optional("shape_dist_traveled"), .optional("timepoint"), .optional("pickup_booking_rule_id"),
+        .optional("drop_off_booking_rule_id"),
+    ]
+
+    /// `trip_id`.
+    public var tripID: String
+    /// `arrival_time`; required on timepoints.
+    public var arrivalTime: GTFSTime?
+    /// `departure_time`; required on timepoints.
+    public var departureTime: GTFSTime?
+    /// `stop_id`; required unless a location group or location is given.
+    public var stopID: String?
+    /// `location_group_id`.
+    public var locationGroupID: String?
+    /// `location_id` (an id in `locations.geojson`).
+    public var locationID: String?
+    /// `stop_sequence`: increases along the trip.
+    public var stopSequence: Int
+    /// `stop_headsign`.
+    public var stopHeadsign: String?
+    /// `start_pickup_drop_off_window`.
+    public var startPickupDropOffWindow: GTFSTime?
+    /// `end_pickup_drop_off_window`.
+    public var endPickupDropOffWindow: GTFSTime?
+    /// `pickup_type`; empty reads as ``PickupDropOffType/regular``.
+    public var pickupType: PickupDropOffType
+    /// `drop_off_type`; empty reads as ``PickupDropOffType/regular``.
+    public var dropOffType: PickupDropOffType
+    /// `continuous_pickup`; `nil` when empty (the route's value applies).
+    public var continuousPickup: ContinuousStopping?
+    /// `continuous_drop_off`; `nil` when empty (the route's value applies).
+    public var continuousDropOff: ContinuousStopping?
+    /// `shape_dist_traveled`.
+    public var shapeDistTraveled: Double?
+    /// `timepoint`; empty reads as ``Timepoint/exact``.
+    public var timepoint: Timepoint
+    /// `pickup_booking_rule_id`.
+    public var pickupBookingRuleID: String?
+    /// `drop_off_booking_rule_id`.
+    public var dropOffBookingRuleID: String?
+
+    /// Decodes a stop time and checks the conditionally required fields.
+    /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
+    public init(row: Row) throws {
+        typealias C = Column
+        tripID = try row.requiredText(C.tripID.rawValue)
+        arrivalTime = try row.time(C.arrivalTime.rawValue)
+        departureTime = try row.time(C.departureTime.rawValue)
+        stopID = row.text(C.stopID.rawValue)
+        locationGroupID = row.text(C.locationGroupID.rawValue)
+        locationID = row.text(C.locationID.rawValue)
+        stopSequence = try row.requiredNonNegativeInt(C.stopSequence.rawValue)
+        stopHeadsign = row.text(C.stopHeadsign.rawValue)
+        startPickupDropOffWindow = try row.time(C.startPickupDropOffWindow.rawValue)
+        endPickupDropOffWindow = try row.time(C.endPickupDropOffWindow.rawValue)
+        pickupType = try row.enumeration(C.pickupType.rawValue) ?? .regular
+        dropOffType = try row.enumeration(C.dropOffType.rawValue) ?? .regular
+        continuousPickup = try row.enumeration(C.continuousPickup.rawValue)
+        continuousDropOff = try row.enumeration(C.continuousDropOff.rawValue)
+        shapeDistTraveled = try row.nonNegativeDouble(C.shapeDistTraveled.rawValue)
+        timepoint = try row.enumeration(C.timepoint.rawValue) ?? .exact
+        pickupBookingRuleID = row.text(C.pickupBookingRuleID.rawValue)
+        dropOffBookingRuleID = row.text(C.dropOffBookingRuleID.rawValue)
+
+        if stopID == nil && locationGroupID == nil && locationID == nil {
+            throw row.ruleError(C.stopID.rawValue, "is required when location_group_id and location_id are empty")
+        }
+        let hasWindow = startPickupDropOffWindow != nil || endPickupDropOffWindow != nil
+        if hasWindow && (arrivalTime != nil || departureTime != nil) {
+            throw row.ruleError(C.arrivalTime.rawValue, "is forbidden when a pickup/drop-off window is given")
+        }
+        if case .exact = timepoint, row.hasColumn(C.timepoint.rawValue), row.bytes(C.timepoint.rawValue) != nil {
+            if arrivalTime == nil { throw row.ruleError(C.arrivalTime.rawValue, "is required on a timepoint (timepoint 1)") }
+            if departureTime == nil { throw row.ruleError(C.departureTime.rawValue, "is required on a timepoint (timepoint 1)") }
+        }
+    }
+}

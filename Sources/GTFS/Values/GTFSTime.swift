@@ -1,0 +1,61 @@
+/// A GTFS service time: `H:MM:SS` or `HH:MM:SS` after "noon minus 12 hours" of the service day,
+/// held as seconds. Hours beyond 24 are valid (trips after midnight; real feeds reach `86:52:00`).
+public struct GTFSTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Seconds since the start of the service day.
+    public let seconds: Int32
+
+    /// Creates a time from seconds since the start of the service day.
+    public init(seconds: Int32) { self.seconds = seconds }
+
+    /// Creates a time from its parts; `nil` unless minutes and seconds are 0…59 and hours 0…999.
+    public init?(hours: Int, minutes: Int, seconds: Int) {
+        guard (0 ... 999).contains(hours), (0 ... 59).contains(minutes), (0 ... 59).contains(seconds) else { return nil }
+        self.seconds = Int32(hours * 3600 + minutes * 60 + seconds)
+    }
+
+    /// Parses `H:MM:SS`, `HH:MM:SS` or `HHH:MM:SS`.
+    ///
+    /// ```swift
+    /// GTFSTime("25:03:00")?.seconds // 90180
+    /// ```
+    public init?(_ text: String) {
+        var text = text
+        guard let time = text.withUTF8({ GTFSTime(bytes: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = time
+    }
+
+    /// Parses a time from UTF-8 bytes without allocating.
+    @inlinable
+    init?(bytes: UnsafeRawBufferPointer) {
+        let count = bytes.count
+        guard count >= 7, count <= 9 else { return nil }
+        let hourDigits = count - 6
+        var hours = 0
+        for index in 0 ..< hourDigits {
+            let digit = Int(bytes[index]) &- 48
+            guard digit >= 0 && digit <= 9 else { return nil }
+            hours = hours * 10 + digit
+        }
+        guard bytes[hourDigits] == 0x3A, bytes[hourDigits + 3] == 0x3A else { return nil }
+        let m1 = Int(bytes[hourDigits + 1]) &- 48, m2 = Int(bytes[hourDigits + 2]) &- 48
+        let s1 = Int(bytes[hourDigits + 4]) &- 48, s2 = Int(bytes[hourDigits + 5]) &- 48
+        guard m1 >= 0 && m1 <= 5, m2 >= 0 && m2 <= 9, s1 >= 0 && s1 <= 5, s2 >= 0 && s2 <= 9 else { return nil }
+        seconds = Int32(hours * 3600 + (m1 * 10 + m2) * 60 + s1 * 10 + s2)
+    }
+
+    /// Hours, possibly 24 or more.
+    public var hours: Int { Int(seconds) / 3600 }
+    /// Minutes, 0…59.
+    public var minutes: Int { Int(seconds) / 60 % 60 }
+    /// Seconds within the minute, 0…59.
+    public var secondsOfMinute: Int { Int(seconds) % 60 }
+
+    /// `HH:MM:SS`, hours zero-padded to two digits.
+    public var description: String {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(hours)):\(two(minutes)):\(two(secondsOfMinute))"
+    }
+
+    /// Orders by seconds.
+    public static func < (lhs: GTFSTime, rhs: GTFSTime) -> Bool { lhs.seconds < rhs.seconds }
+}
