@@ -57,7 +57,7 @@ public final class Reader {
     private enum Stage {
         case undetected
         case plain
-        case gzip(GzipInflater)
+        case gzip(Inflater)
     }
 
     /// The options in effect.
@@ -235,7 +235,7 @@ public final class Reader {
         buffer.removeSubrange(filled...)
         if options.decompressesGzip && filled >= 2 && buffer[0] == 0x1F && buffer[1] == 0x8B {
             let inflater = try buffer.withUnsafeBytes { prefix in
-                try GzipInflater(prefix: prefix, readSize: max(chunk, Self.gzipReadSize), sourceName: source.name)
+                try Inflater(format: .gzip, prefix: prefix, readSize: max(chunk, Self.gzipReadSize), sourceName: source.name)
             }
             stage = .gzip(inflater)
         } else {

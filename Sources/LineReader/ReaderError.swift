@@ -29,19 +29,21 @@ public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
     ///   - operation: what was attempted (`open`, `read`, `stat`).
     ///   - errno: the C `errno` value.
     case io(source: String, operation: String, errno: Int32)
-    /// The gzip stream is damaged.
+    /// The compressed stream is damaged.
     ///
     /// - Parameters:
     ///   - source: the path or name of the input.
+    ///   - format: `gzip` or `deflate` (a zip entry).
     ///   - offset: the compressed byte offset at which zlib gave up.
     ///   - reason: zlib's message.
-    case corruptGzip(source: String, offset: Int64, reason: String)
-    /// The gzip stream ends in the middle of a member: some output would be missing.
+    case corruptCompressedData(source: String, format: String, offset: Int64, reason: String)
+    /// The compressed stream ends in the middle: some output would be missing.
     ///
     /// - Parameters:
     ///   - source: the path or name of the input.
+    ///   - format: `gzip` or `deflate` (a zip entry).
     ///   - offset: the compressed byte count at which the input ended.
-    case truncatedGzip(source: String, offset: Int64)
+    case truncatedCompressedData(source: String, format: String, offset: Int64)
 
     /// A one-line, human-readable explanation.
     public var description: String {
@@ -54,10 +56,11 @@ public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(source): line \(lineNumber) is longer than the limit of \(limit) bytes"
         case .io(let source, let operation, let code):
             return "\(source): cannot \(operation): \(Self.message(forErrno: code)) (errno \(code))"
-        case .corruptGzip(let source, let offset, let reason):
-            return "\(source): corrupt gzip data at compressed byte \(offset): \(reason)"
-        case .truncatedGzip(let source, let offset):
-            return "\(source): truncated gzip data: the input ends at compressed byte \(offset) inside a gzip member"
+        case .corruptCompressedData(let source, let format, let offset, let reason):
+            return "\(source): corrupt \(format) data at compressed byte \(offset): \(reason)"
+        case .truncatedCompressedData(let source, let format, let offset):
+            let unit = format == "gzip" ? "a gzip member" : "the \(format) stream"
+            return "\(source): truncated \(format) data: the input ends at compressed byte \(offset) inside \(unit)"
         }
     }
 

@@ -31,18 +31,18 @@ struct GzipTests {
         #expect(try collectLines(Reader(bytes: gzipped([]))).isEmpty)
     }
 
-    @Test("A truncated stream throws truncatedGzip with the compressed offset, at every cut")
+    @Test("A truncated stream throws truncatedCompressedData with the compressed offset, at every cut")
     func truncated() throws {
         let full = gzipped(Self.text)
         for cut in [2, 10, full.count / 2, full.count - 1] {
             let reader = try Reader(source: MemorySource(full[0 ..< cut], name: "cut.gz"), options: .init(chunkSize: 512))
-            #expect(throws: ReaderError.truncatedGzip(source: "cut.gz", offset: Int64(cut))) {
+            #expect(throws: ReaderError.truncatedCompressedData(source: "cut.gz", format: "gzip", offset: Int64(cut))) {
                 try reader.forEachLine { _ in }
             }
         }
     }
 
-    @Test("A corrupted stream throws corruptGzip naming the input and an offset inside it")
+    @Test("A corrupted stream throws corruptCompressedData naming the input and an offset inside it")
     func corrupted() throws {
         var damaged = gzipped(Self.text)
         let middle = damaged.count / 2
@@ -51,8 +51,9 @@ struct GzipTests {
         do {
             try reader.forEachLine { _ in }
             Issue.record("a corrupt stream must not end quietly")
-        } catch let ReaderError.corruptGzip(source, offset, reason) {
+        } catch let ReaderError.corruptCompressedData(source, format, offset, reason) {
             #expect(source == "bad.gz")
+            #expect(format == "gzip")
             #expect(offset >= Int64(middle) && offset <= Int64(damaged.count))
             #expect(!reason.isEmpty)
         }

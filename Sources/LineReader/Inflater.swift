@@ -1,11 +1,21 @@
 import CZlib
 
-/// Streams gzip data through zlib, member after member, into caller-provided buffers.
+/// Streams compressed data through zlib into caller-provided buffers: gzip (member after member)
+/// or raw deflate (a zip entry).
 ///
 /// The `z_stream` is allocated once on the heap and never moves: zlib keeps pointers into it.
 /// Input is pulled from a ``ByteSource`` in fixed reads; the compressed byte count is tracked
 /// so that errors can say where the damage is.
-final class GzipInflater {
+final class Inflater {
+    /// The container around the deflate data.
+    enum Format {
+        /// RFC 1952 gzip, possibly several members.
+        case gzip
+        /// RFC 1951 raw deflate, one stream (zip entries).
+        case rawDeflate
+    }
+
+    private let format: Format
     private let stream: UnsafeMutablePointer<z_stream>
     private let input: UnsafeMutableRawPointer
     private let inputCapacity: Int
@@ -23,7 +33,8 @@ final class GzipInflater {
     ///   - prefix: compressed bytes already read from the source (at least the magic number).
     ///   - readSize: how many compressed bytes to request from the source at a time.
     ///   - sourceName: the name for error messages.
-    init(prefix: UnsafeRawBufferPointer, readSize: Int, sourceName: String) throws {
+    init(format: Format, prefix: UnsafeRawBufferPointer, readSize: Int, sourceName: String) throws {
+        self.format = format
         self.sourceName = sourceName
         let capacity = max(readSize, prefix.count, 1)
         input = .allocate(byteCount: capacity, alignment: 16)
@@ -36,13 +47,15 @@ final class GzipInflater {
         inputCount = prefix.count
         stream.pointee.next_in = input.assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_in = UInt32(prefix.count)
-        // 15 + 16: a 32 KiB window, gzip wrapper only (the magic bytes were already checked).
-        let status = CZlib_inflateInit2(stream, 15 + 16)
+        // 15 + 16: a 32 KiB window, gzip wrapper only (the magic bytes were already checked);
+        // -15: a 32 KiB window, no wrapper.
+        let status = CZlib_inflateInit2(stream, format == .gzip ? 15 + 16 : -15)
         guard status == Z_OK else {
             stream.deinitialize(count: 1)
             stream.deallocate()
             input.deallocate()
-            throw ReaderError.corruptGzip(source: sourceName, offset: 0, reason: "zlib could not start (status \(status))")
+            throw ReaderError.corruptCompressedData(
+                source: sourceName, format: format.name, offset: 0, reason: "zlib could not start (status \(status))")
         }
     }
 
@@ -65,7 +78,7 @@ final class GzipInflater {
     ///   - source: where compressed bytes come from.
     ///   - compressedBytesRead: incremented by every compressed byte read from `source`.
     /// - Returns: the number of bytes written; `0` only at the end of the last member.
-    /// - Throws: ``ReaderError/corruptGzip(source:offset:reason:)`` or ``ReaderError/truncatedGzip(source:offset:)``.
+    /// - Throws: ``ReaderError/corruptCompressedData(source:format:offset:reason:)`` or ``ReaderError/truncatedCompressedData(source:format:offset:)``.
     func inflate(
         into output: UnsafeMutableRawBufferPointer,
         from source: any ByteSource,
@@ -87,7 +100,7 @@ final class GzipInflater {
                 }
             }
             if stream.pointee.avail_in == 0 && sourceEnded {
-                throw ReaderError.truncatedGzip(source: sourceName, offset: consumedOffset)
+                throw ReaderError.truncatedCompressedData(source: sourceName, format: format.name, offset: consumedOffset)
             }
             let status = CZlib.inflate(stream, Z_NO_FLUSH)
             switch status {
@@ -97,7 +110,8 @@ final class GzipInflater {
                 insideMember = false
             default:
                 let reason = stream.pointee.msg.map { String(cString: $0) } ?? "zlib status \(status)"
-                throw ReaderError.corruptGzip(source: sourceName, offset: consumedOffset, reason: reason)
+                throw ReaderError.corruptCompressedData(
+                    source: sourceName, format: format.name, offset: consumedOffset, reason: reason)
             }
         }
         return requested - Int(stream.pointee.avail_out)
@@ -108,6 +122,7 @@ final class GzipInflater {
     /// - Returns: `false` when the input is over.
     private func startNextMember(from source: any ByteSource, compressedBytesRead: inout Int64) throws -> Bool {
         while true {
+            if format == .rawDeflate { return false }
             if stream.pointee.avail_in == 0 {
                 if sourceEnded { return false }
                 try refill(from: source, compressedBytesRead: &compressedBytesRead)
@@ -121,8 +136,9 @@ final class GzipInflater {
                 continue
             }
             guard next.pointee == 0x1F else {
-                throw ReaderError.corruptGzip(
-                    source: sourceName, offset: consumedOffset, reason: "data after the end of a gzip member is not gzip")
+                throw ReaderError.corruptCompressedData(
+                    source: sourceName, format: format.name, offset: consumedOffset,
+                    reason: "data after the end of a gzip member is not gzip")
             }
             inflateReset(stream)
             insideMember = true
@@ -143,5 +159,15 @@ final class GzipInflater {
         inputCount = count
         stream.pointee.next_in = input.assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_in = UInt32(count)
+    }
+}
+
+extension Inflater.Format {
+    /// The name used in error messages.
+    var name: String {
+        switch self {
+        case .gzip: "gzip"
+        case .rawDeflate: "deflate"
+        }
     }
 }

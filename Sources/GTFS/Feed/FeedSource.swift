@@ -1,0 +1,139 @@
+import Foundation
+import LineReader
+
+/// Where a feed comes from: a single file, a directory, a zip archive, or standard input.
+///
+/// ```swift
+/// let source = try FeedSource(path: "vbb.zip")        // detected: zip, directory or single file
+/// for entry in try source.entries() { print(entry.fileName, entry.table as Any) }
+/// ```
+public enum FeedSource: Sendable {
+    /// One file; its table comes from the name (`stops.txt`, `stops.txt.gz`, `stops.csv`) unless given.
+    case file(path: String, table: GTFSFile?)
+    /// A directory holding the feed's files.
+    case directory(path: String)
+    /// A GTFS zip archive, read entry by entry as a stream.
+    case zip(path: String)
+    /// Standard input holding one table (plain or gzip).
+    case standardInput(table: GTFSFile)
+
+    /// Detects the kind of source at `path`: a directory, a zip archive (by its magic bytes), or a file.
+    ///
+    /// - Parameters:
+    ///   - path: a path, or `-` for standard input.
+    ///   - table: the table of a single file or of standard input, when its name does not say.
+    /// - Throws: ``GTFSError`` when the path does not exist, or standard input is used without a table.
+    public init(path: String, table: GTFSFile? = nil) throws {
+        if path == "-" {
+            guard let table else {
+                throw GTFSError(.unreadable, file: "<stdin>", message: "standard input needs the table named explicitly")
+            }
+            self = .standardInput(table: table)
+            return
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw GTFSError(.unreadable, file: path, message: "does not exist")
+        }
+        if isDirectory.boolValue {
+            self = .directory(path: path)
+        } else if FeedSource.hasZipMagic(path) {
+            self = .zip(path: path)
+        } else {
+            self = .file(path: path, table: table)
+        }
+    }
+
+    private static func hasZipMagic(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let magic = (try? handle.read(upToCount: 4)) ?? Data()
+        return magic == Data([0x50, 0x4B, 0x03, 0x04]) || magic == Data([0x50, 0x4B, 0x05, 0x06])
+    }
+
+    /// The feed's files, in ``GTFSFile/loadOrder`` (files outside the reference last, with `table == nil`).
+    ///
+    /// Hidden files and `__MACOSX/` are left out; a zip whose files sit in one top-level folder is read
+    /// from that folder.
+    /// - Throws: ``GTFSError`` when the directory or archive cannot be read.
+    public func entries() throws -> [FeedEntry] {
+        let unordered: [FeedEntry]
+        switch self {
+        case .file(let path, let table):
+            unordered = [Self.fileEntry(path: path, name: (path as NSString).lastPathComponent, table: table)]
+        case .standardInput(let table):
+            unordered = [
+                FeedEntry(fileName: table.fileName, table: table, byteCount: nil) { chunkSize in
+                    let reader = try Reader(
+                        source: UTF16Source(FileSource.standardInput()), options: .init(chunkSize: chunkSize))
+                    return OpenedEntry(reader: reader, rawBytesRead: { reader.bytesRead })
+                }
+            ]
+        case .directory(let path):
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: path)
+            } catch {
+                throw GTFSError(.unreadable, file: path, message: "cannot list the directory")
+            }
+            unordered = names.filter { !$0.hasPrefix(".") }.sorted().compactMap { name in
+                let full = (path as NSString).appendingPathComponent(name)
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                    return nil
+                }
+                return Self.fileEntry(path: full, name: name, table: nil)
+            }
+        case .zip(let path):
+            unordered = try Self.zipEntries(path: path)
+        }
+        return Self.ordered(unordered)
+    }
+
+    static func ordered(_ entries: [FeedEntry]) -> [FeedEntry] {
+        func rank(_ entry: FeedEntry) -> Int {
+            entry.table.flatMap { GTFSFile.loadOrder.firstIndex(of: $0) } ?? GTFSFile.loadOrder.count
+        }
+        return entries.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    }
+
+    private static func fileEntry(path: String, name: String, table: GTFSFile?) -> FeedEntry {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+        return FeedEntry(fileName: name, table: table ?? GTFSFile(fileName: name), byteCount: size) { chunkSize in
+            let reader: Reader
+            do {
+                reader = try Reader(source: UTF16Source(FileSource(path: path)), options: .init(chunkSize: chunkSize))
+            } catch let error as ReaderError {
+                throw GTFSError(.unreadable, file: name, message: error.description)
+            }
+            return OpenedEntry(reader: reader, rawBytesRead: { reader.bytesRead })
+        }
+    }
+
+    private static func zipEntries(path: String) throws -> [FeedEntry] {
+        let archive = try ZipArchive(path: path)
+        let files = archive.entries.filter { entry in
+            !entry.isDirectory && !entry.name.hasPrefix("__MACOSX/")
+                && !(entry.name.split(separator: "/").last?.hasPrefix(".") ?? true)
+        }
+        // Files inside a single top-level folder are read from there.
+        let folders = Set(files.map { $0.name.split(separator: "/", maxSplits: 1).count > 1 ? String($0.name.split(separator: "/")[0]) : "" })
+        let prefix = folders.count == 1 && folders.first != "" ? (folders.first ?? "") + "/" : ""
+        let shared = UncheckedArchive(archive: archive)
+        return files.map { entry in
+            let name = prefix.isEmpty || !entry.name.hasPrefix(prefix) ? entry.name : String(entry.name.dropFirst(prefix.count))
+            let table = name.contains("/") ? nil : GTFSFile(fileName: name)
+            return FeedEntry(fileName: name, table: table, byteCount: entry.compressedSize) { chunkSize in
+                let source = try ZipEntrySource(archive: shared.archive, entry: entry)
+                let reader = try Reader(source: UTF16Source(source), options: .init(chunkSize: chunkSize))
+                return OpenedEntry(reader: reader, rawBytesRead: { source.compressedBytesRead })
+            }
+        }
+    }
+}
+
+/// The archive shared by the entries of one zip: its descriptor is only read with `pread`, which
+/// needs no shared position, and entries are opened one at a time by the parser.
+private struct UncheckedArchive: @unchecked Sendable {
+    let archive: ZipArchive
+}

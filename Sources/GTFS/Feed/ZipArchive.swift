@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The table of contents of a zip file, read from its central directory (ZIP64 included).
+///
+/// Entries are read one at a time as streams (``ZipEntrySource``): nothing is extracted to disk.
+final class ZipArchive {
+    /// One file in the archive.
+    struct Entry {
+        let name: String
+        let method: UInt16
+        let flags: UInt16
+        let crc32: UInt32
+        let compressedSize: Int64
+        let uncompressedSize: Int64
+        let localHeaderOffset: Int64
+
+        var isDirectory: Bool { name.hasSuffix("/") }
+    }
+
+    let path: String
+    let descriptor: Int32
+    let size: Int64
+    private(set) var entries: [Entry] = []
+
+    /// Opens a zip file and reads its central directory.
+    ///
+    /// - Throws: ``GTFSError`` (`unreadable`) naming the path when the file cannot be read or is not a valid zip.
+    init(path: String) throws {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ZipArchive.failure(path, "cannot open: \(String(cString: strerror(errno)))") }
+        descriptor = fd
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw ZipArchive.failure(path, "cannot stat: \(String(cString: strerror(errno)))")
+        }
+        size = Int64(info.st_size)
+        do {
+            entries = try readCentralDirectory()
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    static func failure(_ path: String, _ message: String) -> GTFSError {
+        GTFSError(.unreadable, file: path, message: message)
+    }
+
+    /// Reads exactly `count` bytes at `offset`.
+    func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure(path, "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { throw Self.failure(path, "is truncated: expected \(count) bytes at offset \(offset)") }
+            done += n
+        }
+        return bytes
+    }
+
+    /// Where an entry's compressed data starts (after its local header).
+    func dataOffset(of entry: Entry) throws -> Int64 {
+        let header = try read(at: entry.localHeaderOffset, count: 30)
+        guard header.le32(0) == 0x0403_4B50 else {
+            throw Self.failure(path, "entry \(entry.name): no local file header at offset \(entry.localHeaderOffset)")
+        }
+        return entry.localHeaderOffset + 30 + Int64(header.le16(26)) + Int64(header.le16(28))
+    }
+
+    // MARK: - Central directory
+
+    private func readCentralDirectory() throws -> [Entry] {
+        // The end-of-central-directory record is within the last 64 KiB + 22 bytes.
+        let tailLength = Int(min(size, 65_557))
+        guard tailLength >= 22 else { throw Self.failure(path, "is not a zip file (too short)") }
+        let tailStart = size - Int64(tailLength)
+        let tail = try read(at: tailStart, count: tailLength)
+        var eocd = -1
+        var index = tailLength - 22
+        while index >= 0 {
+            if tail.le32(index) == 0x0605_4B50 {
+                eocd = index
+                break
+            }
+            index -= 1
+        }
+        guard eocd >= 0 else { throw Self.failure(path, "is not a zip file (no end of central directory)") }
+        var entryCount = Int64(tail.le16(eocd + 10))
+        var directorySize = Int64(tail.le32(eocd + 12))
+        var directoryOffset = Int64(tail.le32(eocd + 16))
+        if entryCount == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF {
+            // ZIP64: a locator 20 bytes before the record points at the ZIP64 end record.
+            let locatorPosition = tailStart + Int64(eocd) - 20
+            guard locatorPosition >= 0 else { throw Self.failure(path, "has a damaged ZIP64 end record") }
+            let locator = try read(at: locatorPosition, count: 20)
+            guard locator.le32(0) == 0x0706_4B50 else { throw Self.failure(path, "has a damaged ZIP64 locator") }
+            let recordOffset = Int64(locator.le64(8))
+            let record = try read(at: recordOffset, count: 56)
+            guard record.le32(0) == 0x0606_4B50 else { throw Self.failure(path, "has a damaged ZIP64 end record") }
+            entryCount = Int64(record.le64(32))
+            directorySize = Int64(record.le64(40))
+            directoryOffset = Int64(record.le64(48))
+        }
+        guard directoryOffset >= 0, directorySize >= 0, directoryOffset + directorySize <= size,
+            directorySize < 1 << 31
+        else { throw Self.failure(path, "has a central directory outside the file") }
+        let directory = try read(at: directoryOffset, count: Int(directorySize))
+        var entries: [Entry] = []
+        var position = 0
+        for _ in 0 ..< entryCount {
+            guard position + 46 <= directory.count, directory.le32(position) == 0x0201_4B50 else {
+                throw Self.failure(path, "has a damaged central directory (entry \(entries.count + 1))")
+            }
+            let nameLength = Int(directory.le16(position + 28))
+            let extraLength = Int(directory.le16(position + 30))
+            let commentLength = Int(directory.le16(position + 32))
+            guard position + 46 + nameLength + extraLength + commentLength <= directory.count else {
+                throw Self.failure(path, "has a damaged central directory (entry \(entries.count + 1))")
+            }
+            let name = String(decoding: directory[position + 46 ..< position + 46 + nameLength], as: UTF8.self)
+            var compressed = Int64(directory.le32(position + 20))
+            var uncompressed = Int64(directory.le32(position + 24))
+            var offset = Int64(directory.le32(position + 42))
+            // ZIP64 extra field: the 64-bit values, in this order, for each 32-bit field that is all ones.
+            var extra = position + 46 + nameLength
+            let extraEnd = extra + extraLength
+            while extra + 4 <= extraEnd {
+                let id = directory.le16(extra)
+                let length = Int(directory.le16(extra + 2))
+                if id == 0x0001 {
+                    var field = extra + 4
+                    if uncompressed == 0xFFFF_FFFF, field + 8 <= extraEnd {
+                        uncompressed = Int64(directory.le64(field))
+                        field += 8
+                    }
+                    if compressed == 0xFFFF_FFFF, field + 8 <= extraEnd {
+                        compressed = Int64(directory.le64(field))
+                        field += 8
+                    }
+                    if offset == 0xFFFF_FFFF, field + 8 <= extraEnd {
+                        offset = Int64(directory.le64(field))
+                    }
+                }
+                extra += 4 + length
+            }
+            entries.append(
+                Entry(
+                    name: name, method: directory.le16(position + 10), flags: directory.le16(position + 8),
+                    crc32: directory.le32(position + 16), compressedSize: compressed, uncompressedSize: uncompressed,
+                    localHeaderOffset: offset))
+            position += 46 + nameLength + extraLength + commentLength
+        }
+        return entries
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// A little-endian UInt16 at `offset`.
+    func le16(_ offset: Int) -> UInt16 { UInt16(self[offset]) | UInt16(self[offset + 1]) << 8 }
+    /// A little-endian UInt32 at `offset`.
+    func le32(_ offset: Int) -> UInt32 { UInt32(le16(offset)) | UInt32(le16(offset + 2)) << 16 }
+    /// A little-endian UInt64 at `offset`.
+    func le64(_ offset: Int) -> UInt64 { UInt64(le32(offset)) | UInt64(le32(offset + 4)) << 32 }
+}

@@ -1,0 +1,16 @@
+/// What parsing a whole feed gave.
+public struct FeedSummary: Sendable {
+    /// One summary per file parsed, in reading order.
+    public var tables: [TableSummary] = []
+    /// Files outside the reference (or not CSV tables), reported and skipped.
+    public var skippedFiles: [String] = []
+    /// Feed-level warnings (skipped files, a table given twice).
+    public var warnings: [GTFSWarning] = []
+    /// Raw bytes read over all files.
+    public var bytesRead: Int64 = 0
+
+    /// The summary of one table, when the feed had it.
+    public func table(_ file: GTFSFile) -> TableSummary? {
+        tables.first { $0.file == file }
+    }
+}

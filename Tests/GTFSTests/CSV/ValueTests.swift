@@ -1,0 +1,123 @@
+import Foundation
+import GTFS
+import Testing
+
+/// A record with one column of each value type, to test the typed accessors.
+struct ValueRecord: GTFSRecord {
+    static let file = GTFSFile.levels
+    static let columns: [ColumnSpec] = [
+        .required("id"), .optional("time"), .optional("date"), .optional("color"), .optional("lat"),
+        .optional("lon"), .optional("count"), .optional("amount"), .optional("kind"),
+    ]
+    var time: GTFSTime?
+    var date: GTFSDate?
+    var color: GTFSColor?
+    var lat: Double?
+    var lon: Double?
+    var count: Int?
+    var amount: CurrencyAmount?
+    var kind: LocationType?
+
+    init(row: Row) throws {
+        _ = try row.requiredText(0)
+        time = try row.time(1)
+        date = try row.date(2)
+        color = try row.color(3)
+        lat = try row.latitude(4)
+        lon = try row.longitude(5)
+        count = try row.nonNegativeInt(6)
+        amount = try row.currencyAmount(7)
+        kind = try row.enumeration(8)
+    }
+}
+
+@Suite("Field values")
+struct ValueTests {
+    static let header = "id,time,date,color,lat,lon,count,amount,kind\n"
+
+    static func one(_ row: String) throws -> (ValueRecord?, TableSummary) {
+        let (records, summary) = try parseCSV(ValueRecord.self, header + row + "\n", fileName: "v.txt")
+        return (records.first, summary)
+    }
+
+    @Test("Times: H:MM:SS and HH:MM:SS, hours past 24 (86:52:00 is real)")
+    func times() throws {
+        #expect(try Self.one("1,7:05:09").0?.time == GTFSTime(seconds: 7 * 3600 + 5 * 60 + 9))
+        #expect(try Self.one("1,86:52:00").0?.time?.seconds == 86 * 3600 + 52 * 60)
+        #expect(GTFSTime("25:03:00")?.description == "25:03:00")
+        for bad in ["7:5:09", "07:60:00", "07:00", "aa:00:00", "-1:00:00"] {
+            let (record, summary) = try Self.one("1,\(bad)")
+            #expect(record == nil)
+            #expect(summary.errors.first?.description == "v.txt:2: time: \"\(bad)\" is not a time (H:MM:SS)")
+        }
+    }
+
+    @Test("Dates are validated: 20250231 is not a date, 20240229 is")
+    func dates() throws {
+        #expect(try Self.one("1,,20240229").0?.date == GTFSDate(year: 2024, month: 2, day: 29))
+        for bad in ["20250231", "20230229", "2025011", "20251301", "2025-01-01"] {
+            let (record, summary) = try Self.one("1,,\(bad)")
+            #expect(record == nil)
+            #expect(summary.errors.first?.column == "date")
+            #expect(summary.errors.first?.text == bad)
+        }
+        #expect(GTFSDate("20251231")?.integerValue == 20_251_231)
+    }
+
+    @Test("Colors are six hex digits")
+    func colors() throws {
+        #expect(try Self.one("1,,,ffd800").0?.color == GTFSColor(rgb: 0xFFD800))
+        #expect(GTFSColor(rgb: 0x00A0E0).description == "00A0E0")
+        #expect(try Self.one("1,,,#FFD800").0 == nil)
+        #expect(try Self.one("1,,,FFF").0 == nil)
+    }
+
+    @Test("Coordinates are decimals in range; a decimal comma is an error")
+    func coordinates() throws {
+        let record = try Self.one("1,,,,52.5377400,13.1417260").0
+        #expect(record?.lat == 52.53774 && record?.lon == 13.141726)
+        let (none, summary) = try Self.one("1,,,,\"52,53\",13.4")
+        #expect(none == nil)
+        #expect(summary.errors.first?.description == "v.txt:2: lat: \"52,53\" is not a decimal number")
+        #expect(try Self.one("1,,,,91,0").0 == nil)
+        #expect(try Self.one("1,,,,0,-180.5").0 == nil)
+        #expect(try Self.one("1,,,,-33.8688,151.2093").0?.lon == 151.2093)
+        #expect(try Self.one("1,,,,1e1,0").0?.lat == 10)
+        #expect(try Self.one("1,,,,nan,0").0 == nil)
+    }
+
+    @Test("Decimal parsing matches the standard library on many values")
+    func decimalsMatchStandardLibrary() throws {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0 ..< 2000 {
+            let value = Double.random(in: -90 ... 90, using: &rng)
+            let text = String(format: "%.\(Int.random(in: 0 ... 12, using: &rng))f", value)
+            let parsed = try Self.one("1,,,,\(text),0").0?.lat
+            #expect(parsed == Double(text), "\(text)")
+        }
+    }
+
+    @Test("Integers, currency amounts, unknown enum values")
+    func numbersAndEnums() throws {
+        #expect(try Self.one("1,,,,,,42").0?.count == 42)
+        #expect(try Self.one("1,,,,,,-1").0 == nil)
+        #expect(try Self.one("1,,,,,,4x").0 == nil)
+        #expect(try Self.one("1,,,,,,,-1.50").0?.amount == CurrencyAmount(units: -150, scale: 2))
+        #expect(CurrencyAmount("2.5")?.description == "2.5")
+        #expect(try Self.one("1,,,,,,,,1").0?.kind == .station)
+        #expect(try Self.one("1,,,,,,,,9").0?.kind == .unknown(9))
+        #expect(LocationType.unknown(9).code == 9)
+        #expect(try Self.one("1,,,,,,,,x").0 == nil)
+    }
+
+    @Test("Empty cells read as nil; a missing required value is an error")
+    func emptyCells() throws {
+        let record = try Self.one("1,,,,,,,,").0
+        #expect(record?.time == nil && record?.kind == nil && record?.amount == nil)
+        let (none, summary) = try Self.one(",07:00:00")
+        #expect(none == nil)
+        #expect(summary.errors.first?.description == "v.txt:2: id: is required")
+    }
+}
+
+extension ValueRecord: Equatable {}
