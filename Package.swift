@@ -50,7 +50,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GTFSTests",
-            dependencies: ["GTFS", "LineReader"],
+            dependencies: ["GTFS", "LineReader", "CZlib"],
             swiftSettings: strictSettings
         ),
     ],

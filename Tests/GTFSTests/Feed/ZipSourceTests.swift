@@ -1,0 +1,118 @@
+import Foundation
+import GTFS
+import Testing
+
+@Suite("Zip feeds")
+struct ZipSourceTests {
+    static func records(_ entry: FeedEntry) throws -> [TextRecord] {
+        var records: [TextRecord] = []
+        let (reader, _) = try entry.makeReader(chunkSize: 7)
+        try TableParser.parse(TextRecord.self, from: reader, fileName: entry.fileName) { records += $0 }
+        return records
+    }
+
+    static func write(_ zip: ZipWriter) throws -> String {
+        try TemporaryFiles.write(zip.archive(), name: "feed.zip")
+    }
+
+    @Test("Entries are found in load order; __MACOSX and dot files are ignored; unknown files kept for reporting")
+    func layout() throws {
+        var zip = ZipWriter()
+        zip.add("stops.txt", "id,name\n1,\"Berlin, Mitte\"\n2,Pankow\n")
+        zip.add("levels.txt", "id,name\n0,Ground\n", deflate: false)
+        zip.add("__MACOSX/._stops.txt", "junk")
+        zip.add(".DS_Store", "junk")
+        zip.add("README.md", "hello")
+        let path = try Self.write(zip)
+        let source = try FeedSource(path: path)
+        guard case .zip = source else {
+            Issue.record("a zip must be detected by its magic bytes")
+            return
+        }
+        let entries = try source.entries()
+        #expect(entries.map(\.fileName) == ["levels.txt", "stops.txt", "README.md"])
+        #expect(entries.map(\.table) == [.levels, .stops, nil])
+        #expect(try Self.records(entries[1]).map(\.name) == ["Berlin, Mitte", "Pankow"])
+        #expect(try Self.records(entries[0]).map(\.name) == ["Ground"])
+    }
+
+    @Test("Files inside a single top-level folder are found")
+    func topLevelFolder() throws {
+        var zip = ZipWriter()
+        zip.add("vbb-gtfs/", "", deflate: false)
+        zip.add("vbb-gtfs/stops.txt", "id\n1\n")
+        zip.add("vbb-gtfs/agency.txt", "id\nA\n")
+        let entries = try FeedSource(path: try Self.write(zip)).entries()
+        #expect(entries.map(\.fileName) == ["agency.txt", "stops.txt"])
+        #expect(entries.map(\.table) == [.agency, .stops])
+    }
+
+    @Test("ZIP64 archives are read")
+    func zip64() throws {
+        var zip = ZipWriter()
+        zip.zip64 = true
+        zip.add("stops.txt", "id,name\n" + (1 ... 500).map { "\($0),Stop \($0)\n" }.joined())
+        zip.add("levels.txt", "id\n1\n", deflate: false)
+        let entries = try FeedSource(path: try Self.write(zip)).entries()
+        #expect(entries.map(\.fileName) == ["levels.txt", "stops.txt"])
+        #expect(try Self.records(entries[1]).count == 500)
+        #expect(try Self.records(entries[0]).map(\.id) == ["1"])
+    }
+
+    @Test("A damaged deflate entry is an error naming archive and entry, never short output")
+    func corruptEntry() throws {
+        var zip = ZipWriter()
+        zip.add("stops.txt", "id,name\n" + (1 ... 2000).map { "\($0),Stop number \($0)\n" }.joined())
+        var bytes = zip.archive()
+        for index in 200 ..< 230 { bytes[index] ^= 0x55 }
+        let path = try TemporaryFiles.write(bytes, name: "bad.zip")
+        let entry = try #require(try FeedSource(path: path).entries().first)
+        do {
+            _ = try Self.records(entry)
+            Issue.record("damaged data must not pass")
+        } catch let error as GTFSError {
+            #expect(error.kind == .unreadable)
+            #expect(error.message.contains("bad.zip:stops.txt"))
+        }
+    }
+
+    @Test("A stored entry whose bytes changed fails its CRC-32 check")
+    func crcMismatch() throws {
+        var zip = ZipWriter()
+        zip.add("stops.txt", "id,name\n1,Alpha\n", deflate: false)
+        var bytes = zip.archive()
+        // The content starts after the 30-byte local header and the 9-byte name.
+        bytes[30 + 9 + 10] = UInt8(ascii: "B")
+        let path = try TemporaryFiles.write(bytes, name: "crc.zip")
+        let entry = try #require(try FeedSource(path: path).entries().first)
+        do {
+            _ = try Self.records(entry)
+            Issue.record("a CRC mismatch must be reported")
+        } catch let error as GTFSError {
+            #expect(error.message.contains("CRC-32 mismatch"))
+        }
+    }
+
+    @Test("A truncated archive is a clear error")
+    func truncatedArchive() throws {
+        var zip = ZipWriter()
+        zip.add("stops.txt", "id\n1\n")
+        let bytes = Array(zip.archive().dropLast(30))
+        let path = try TemporaryFiles.write(bytes, name: "short.zip")
+        #expect(throws: GTFSError.self) { try FeedSource(path: path).entries() }
+    }
+
+    @Test("Directories list their files; single files take the table from the name")
+    func directoryAndFiles() throws {
+        let folder = try TemporaryFiles.directory()
+        for (name, text) in [("trips.txt", "id\n1\n"), ("stops.csv", "id\n1\n"), (".hidden", "x"), ("notes.txt", "x")] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+        }
+        let entries = try FeedSource(path: folder).entries()
+        #expect(entries.map(\.fileName) == ["stops.csv", "trips.txt", "notes.txt"])
+        #expect(entries.map(\.table) == [.stops, .trips, nil])
+        #expect(GTFSFile(fileName: "stop_times.txt.gz") == .stopTimes)
+        #expect(throws: GTFSError.self) { try FeedSource(path: "-") }
+        #expect(throws: GTFSError.self) { try FeedSource(path: folder + "/missing") }
+    }
+}
