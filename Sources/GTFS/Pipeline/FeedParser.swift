@@ -1,0 +1,97 @@
+import LineReader
+
+/// Reads every file of a feed with the streaming ``Reader`` and delivers typed records in batches.
+///
+/// Three ways to run it, one core:
+/// - ``parse(shouldContinue:progress:consume:)`` on the calling thread;
+/// - ``start(deliveringOn:maxBatchesInFlight:progress:consume:completion:)``: parsing on a private
+///   serial queue, batches handed to the consumer's queue with at most `maxBatchesInFlight` waiting,
+///   so memory stays flat when the consumer is slower; cancellable through the returned handle;
+/// - ``parse(maxBatchesInFlight:progress:consume:)`` with `async`/`await`, honouring task cancellation.
+///
+/// ```swift
+/// let parser = FeedParser(source: try FeedSource(path: "vbb.zip"))
+/// let summary = try parser.parse { batch in
+///     if let stops = batch.records(as: Stop.self) { print(stops.count, "stops") }
+/// }
+/// ```
+public struct FeedParser: Sendable {
+    /// Where the feed comes from.
+    public let source: FeedSource
+    /// Strictness, batch and chunk sizes.
+    public let options: ParseOptions
+
+    /// Creates a parser.
+    ///
+    /// - Parameters:
+    ///   - source: the feed.
+    ///   - options: strictness, batch and chunk sizes.
+    public init(source: FeedSource, options: ParseOptions = ParseOptions()) {
+        self.source = source
+        self.options = options
+    }
+
+    /// Parses the whole feed on the calling thread.
+    ///
+    /// - Parameters:
+    ///   - shouldContinue: polled often; return `false` to cancel (the parse then throws `CancellationError`).
+    ///   - progress: called after every batch and at the end of every file.
+    ///   - consume: receives every batch, file by file in ``GTFSFile/loadOrder``.
+    /// - Returns: the per-file summaries.
+    /// - Throws: ``GTFSError`` for a file-level problem or, in strict mode, the first bad row;
+    ///   `CancellationError`; or what `consume` throws.
+    @discardableResult
+    public func parse(
+        shouldContinue: () -> Bool = { true },
+        progress: (FeedProgress) -> Void = { _ in },
+        consume: (RecordBatch) throws -> Void
+    ) throws -> FeedSummary {
+        let entries = try source.entries()
+        let sizes = entries.map(\.byteCount)
+        let total: Int64? = sizes.contains(where: { $0 == nil }) ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
+        var summary = FeedSummary()
+        var state = FeedProgress(fileName: "", bytesRead: 0, totalBytes: total, rowsByFile: [:])
+        var seen = Set<GTFSFile>()
+        for entry in entries {
+            guard shouldContinue() else { throw CancellationError() }
+            guard let table = entry.table else {
+                summary.skippedFiles.append(entry.fileName)
+                summary.warnings.append(GTFSError(.invalidValue, file: entry.fileName, message: "is not a file of the GTFS reference; skipped"))
+                continue
+            }
+            guard seen.insert(table).inserted else {
+                summary.skippedFiles.append(entry.fileName)
+                summary.warnings.append(
+                    GTFSError(.invalidValue, file: entry.fileName, message: "holds \(table.fileName) a second time; skipped"))
+                continue
+            }
+            let (reader, rawBytesRead) = try entry.makeReader(chunkSize: options.chunkSize)
+            let before = state.bytesRead
+            state.fileName = entry.fileName
+            let tableSummary = try Self.parseTable(
+                table.recordType, reader: reader, fileName: entry.fileName, options: options,
+                shouldContinue: shouldContinue
+            ) { batch in
+                try consume(batch)
+                state.rowsByFile[entry.fileName, default: 0] += batch.count
+                state.bytesRead = before + rawBytesRead()
+                progress(state)
+            }
+            state.bytesRead = before + rawBytesRead()
+            progress(state)
+            summary.tables.append(tableSummary)
+        }
+        summary.bytesRead = state.bytesRead
+        return summary
+    }
+
+    /// Opens the generic parse for one record type.
+    private static func parseTable<R: GTFSRecord>(
+        _ type: R.Type, reader: Reader, fileName: String, options: ParseOptions,
+        shouldContinue: () -> Bool, consume: (RecordBatch) throws -> Void
+    ) throws -> TableSummary {
+        try TableParser.parse(type, from: reader, fileName: fileName, options: options, shouldContinue: shouldContinue) { records in
+            try consume(RecordBatch(records, fileName: fileName))
+        }
+    }
+}

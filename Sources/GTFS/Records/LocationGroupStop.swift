@@ -1,0 +1,27 @@
+/// A row of `location_group_stops.txt`: puts a stop in a location group.
+public struct LocationGroupStop: GTFSRecord, Hashable {
+    /// The file the records come from.
+    public static let file = GTFSFile.locationGroupStops
+
+    enum Column: Int {
+        case locationGroupID, stopID
+    }
+
+    /// The columns of the reference, in order.
+    public static let columns: [ColumnSpec] = [
+        .required("location_group_id"), .required("stop_id"),
+    ]
+
+    /// `location_group_id`: the location group.
+    public var locationGroupID: String
+    /// `stop_id`: the stop.
+    public var stopID: String
+
+    /// Decodes a location group stop.
+    /// - Throws: ``GTFSError`` when a value is missing.
+    public init(row: Row) throws {
+        typealias C = Column
+        locationGroupID = try row.requiredText(C.locationGroupID.rawValue)
+        stopID = try row.requiredText(C.stopID.rawValue)
+    }
+}
