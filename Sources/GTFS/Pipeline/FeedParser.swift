@@ -47,7 +47,7 @@ public struct FeedParser: Sendable {
         consume: (RecordBatch) throws -> Void
     ) throws -> FeedSummary {
         let entries = try source.entries()
-        let sizes = entries.map(\.byteCount)
+        let sizes = Self.readableEntries(entries).map(\.byteCount)
         let total: Int64? = sizes.contains(where: { $0 == nil }) ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
         var summary = FeedSummary()
         var state = FeedProgress(fileName: "", bytesRead: 0, totalBytes: total, rowsByFile: [:])
@@ -83,6 +83,12 @@ public struct FeedParser: Sendable {
         }
         summary.bytesRead = state.bytesRead
         return summary
+    }
+
+    /// The entries that will be parsed: tables of the reference, each once.
+    private static func readableEntries(_ entries: [FeedEntry]) -> [FeedEntry] {
+        var seen = Set<GTFSFile>()
+        return entries.filter { entry in entry.table.map { seen.insert($0).inserted } ?? false }
     }
 
     /// Opens the generic parse for one record type.

@@ -5,6 +5,13 @@ import Synchronization
 public final class FeedParsing: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
+    private let inFlight = Atomic<Int>(0)
+
+    /// Batches parsed and not yet consumed: never more than the `maxBatchesInFlight` given to `start`.
+    public var batchesInFlight: Int { inFlight.load(ordering: .relaxed) }
+
+    func batchQueued() { inFlight.add(1, ordering: .relaxed) }
+    func batchConsumed() { inFlight.subtract(1, ordering: .relaxed) }
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
@@ -56,8 +63,12 @@ extension FeedParser {
                     },
                     consume: { batch in
                         slots.wait()
+                        handle.batchQueued()
                         delivery.async {
-                            defer { slots.signal() }
+                            defer {
+                                handle.batchConsumed()
+                                slots.signal()
+                            }
                             guard !handle.isCancelled else { return }
                             do {
                                 try consume(batch)

@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import GTFS
+import Synchronization
+import Testing
+
+@Suite("FeedParser pipeline")
+struct FeedParserTests {
+    static let subset = BerlinSampleTests.root.appendingPathComponent("vbb-2025-subset").path
+
+    static let expectedRows: [GTFSFile: Int] = [
+        .agency: 4, .stops: 634, .routes: 82, .trips: 11_427, .calendar: 285, .calendarDates: 9_578,
+        .transfers: 1_030, .pathways: 176, .levels: 202, .frequencies: 0,
+    ]
+
+    static func check(_ summary: FeedSummary, rows: [GTFSFile: Int]) {
+        #expect(Dictionary(uniqueKeysWithValues: summary.tables.compactMap { t in t.file.map { ($0, t.rowsParsed) } }) == Self.expectedRows)
+        for table in summary.tables {
+            #expect(table.rowsParsed + table.rowsRejected == table.rowsRead, "\(table.fileName)")
+            #expect(table.rowsRejected == 0, "\(table.fileName): \(table.errors.prefix(3))")
+        }
+        #expect(rows == Self.expectedRows.filter { $0.value > 0 })
+    }
+
+    @Test("The Berlin 2025 subset parses completely from a directory, in load order")
+    func directory() throws {
+        var rows: [GTFSFile: Int] = [:]
+        var order: [GTFSFile] = []
+        var names: [String] = []
+        let summary = try FeedParser(source: FeedSource(path: Self.subset)).parse { batch in
+            rows[batch.file, default: 0] += batch.count
+            if order.last != batch.file { order.append(batch.file) }
+            if let stops = batch.records(as: Stop.self) { names += stops.compactMap(\.stopName) }
+        }
+        Self.check(summary, rows: rows)
+        #expect(order == GTFSFile.loadOrder.filter { rows[$0] != nil })
+        #expect(names.contains("S Nordbahnhof (Berlin)"))
+        #expect(summary.bytesRead == Int64(try Self.subsetSize()))
+    }
+
+    static func subsetSize() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: subset).reduce(0) { total, name in
+            let size = try FileManager.default.attributesOfItem(atPath: subset + "/" + name)[.size] as? Int ?? 0
+            return total + size
+        }
+    }
+
+    @Test("The same feed zipped gives the same records; progress reaches the compressed total")
+    func zipped() throws {
+        var zip = ZipWriter()
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.subset).sorted() {
+            zip.add("vbb/" + name, try String(contentsOfFile: Self.subset + "/" + name, encoding: .utf8))
+        }
+        zip.add("vbb/extra_notes.txt", "hello")
+        let path = try TemporaryFiles.write(zip.archive(), name: "vbb.zip")
+        var rows: [GTFSFile: Int] = [:]
+        var fractions: [Double] = []
+        let summary = try FeedParser(source: FeedSource(path: path)).parse(
+            progress: { fractions.append($0.fractionCompleted ?? -1) },
+            consume: { rows[$0.file, default: 0] += $0.count })
+        Self.check(summary, rows: rows)
+        #expect(summary.skippedFiles == ["extra_notes.txt"])
+        #expect(fractions == fractions.sorted())
+        #expect(fractions.last == 1)
+    }
+
+    @Test("On queues: a slow consumer holds parsing back to a bounded number of batches")
+    func boundedHandOff() throws {
+        let maxInFlight = Atomic<Int>(0)
+        let batches = Atomic<Int>(0)
+        let result = Mutex<Result<FeedSummary, any Error>?>(nil)
+        let box = Mutex<FeedParsing?>(nil)
+        let parsing = FeedParser(source: try FeedSource(path: Self.subset), options: ParseOptions(batchSize: 256)).start(
+            deliveringOn: DispatchQueue(label: "slow consumer"), maxBatchesInFlight: 2,
+            consume: { _ in
+                // Give the parser time to run ahead as far as it is allowed to.
+                usleep(3000)
+                let inFlight = box.withLock { $0?.batchesInFlight } ?? 0
+                _ = maxInFlight.max(inFlight, ordering: .relaxed)
+                batches.add(1, ordering: .relaxed)
+            },
+            completion: { outcome in result.withLock { $0 = outcome } })
+        box.withLock { $0 = parsing }
+        parsing.wait()
+        let summary = try #require(try result.withLock { try $0?.get() })
+        #expect(summary.tables.reduce(0) { $0 + $1.rowsParsed } == Self.expectedRows.values.reduce(0, +))
+        #expect(batches.load(ordering: .relaxed) > 50)
+        // The parser ran ahead (the hand-off is used) but never past the bound.
+        #expect(maxInFlight.load(ordering: .relaxed) == 2)
+        #expect(parsing.batchesInFlight == 0)
+    }
+
+    @Test("cancel() stops the parse and completes once with CancellationError")
+    func cancel() throws {
+        let result = Mutex<[Result<FeedSummary, any Error>]>([])
+        let batches = Atomic<Int>(0)
+        let box = Mutex<FeedParsing?>(nil)
+        let handleStored = DispatchSemaphore(value: 0)
+        let parsing = FeedParser(source: try FeedSource(path: Self.subset), options: ParseOptions(batchSize: 100)).start(
+            deliveringOn: .global(),
+            consume: { _ in
+                if batches.add(1, ordering: .relaxed).newValue == 1 { handleStored.wait() }
+                if batches.load(ordering: .relaxed) == 3 { box.withLock { $0?.cancel() } }
+            },
+            completion: { outcome in result.withLock { $0.append(outcome) } })
+        box.withLock { $0 = parsing }
+        handleStored.signal()
+        parsing.wait()
+        let outcomes = result.withLock { $0 }
+        #expect(outcomes.count == 1)
+        guard case .failure(let error)? = outcomes.first else {
+            Issue.record("a cancelled parse must not succeed")
+            return
+        }
+        #expect(error is CancellationError)
+        // No batch is delivered after the one that cancelled.
+        #expect(batches.load(ordering: .relaxed) == 3)
+    }
+
+    @Test("async parse honours task cancellation")
+    func asyncCancellation() async throws {
+        let parser = FeedParser(source: try FeedSource(path: Self.subset), options: ParseOptions(batchSize: 50))
+        let seen = Atomic<Int>(0)
+        let task = Task {
+            try await parser.parse { _ in
+                seen.add(1, ordering: .relaxed)
+                usleep(500)
+            }
+        }
+        while seen.load(ordering: .relaxed) < 5 { try await Task.sleep(nanoseconds: 1_000_000) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(seen.load(ordering: .relaxed) < 500)
+    }
+
+    @Test("Strict mode stops at the first bad row with its error")
+    func strict() throws {
+        let folder = try TemporaryFiles.directory()
+        try "stop_id,stop_name,stop_lat,stop_lon\n1,A,52.5,13.4\n2,B,\"52,53\",13.4\n".write(
+            toFile: folder + "/stops.txt", atomically: true, encoding: .utf8)
+        #expect(throws: GTFSError.self) {
+            try FeedParser(source: FeedSource(path: folder), options: ParseOptions(strict: true)).parse { _ in }
+        }
+        let lenient = try FeedParser(source: FeedSource(path: folder)).parse { _ in }
+        #expect(lenient.tables.first?.errors.map(\.description) == ["stops.txt:3: stop_lat: \"52,53\" is not a decimal number"])
+    }
+}
