@@ -23,6 +23,7 @@ public enum TableParser {
     /// - Returns: counts, rejected rows and warnings.
     /// - Throws: ``GTFSError`` for a file-level problem (duplicate or missing required column, unreadable
     ///   input) or, in strict mode, the first bad row; `CancellationError`; or what `deliver` throws.
+    @inlinable
     @discardableResult
     public static func parse<R: GTFSRecord>(
         _ type: R.Type,
@@ -32,31 +33,39 @@ public enum TableParser {
         shouldContinue: () -> Bool = { true },
         deliver: ([R]) throws -> Void
     ) throws -> TableSummary {
-        let state = TableParseState<R>(fileName: fileName, options: options)
-        do {
-            try reader.forEachLine { line, stop in
-                if line.number & 4095 == 0 && !shouldContinue() {
+        let core = TableParseCore(fileName: fileName, columns: R.columns, options: options)
+        var batch: [R] = []
+        batch.reserveCapacity(options.batchSize)
+        try readLines(of: reader, fileName: fileName) { line, stop in
+            if line.number & 4095 == 0 && !shouldContinue() {
+                stop = true
+                return
+            }
+            try core.consume(line.bytes, number: line.number) { row in
+                batch.append(try R(row: row))
+            }
+            if batch.count >= options.batchSize {
+                guard shouldContinue() else {
                     stop = true
-                    state.cancelled = true
                     return
                 }
-                try state.consume(line.bytes, number: line.number, deliver: deliver)
-                if state.batchReady {
-                    guard shouldContinue() else {
-                        stop = true
-                        state.cancelled = true
-                        return
-                    }
-                    try state.flush(deliver)
-                }
+                try deliver(batch)
+                batch.removeAll(keepingCapacity: true)
             }
+        }
+        if !shouldContinue() { throw CancellationError() }
+        try core.finish(lineCount: reader.lineCount)
+        if !batch.isEmpty { try deliver(batch) }
+        return core.finalSummary(bytesRead: reader.bytesRead)
+    }
+
+    /// Runs the reader, turning its errors into ``GTFSError``s that name the file.
+    @usableFromInline
+    static func readLines(of reader: Reader, fileName: String, _ body: (Line, inout Bool) throws -> Void) throws {
+        do {
+            try reader.forEachLine(body)
         } catch let error as ReaderError {
             throw GTFSError(.unreadable, file: fileName, message: error.description)
         }
-        if state.cancelled { throw CancellationError() }
-        try state.finish(lineCount: reader.lineCount, deliver: deliver)
-        var summary = state.summary
-        summary.bytesRead = reader.bytesRead
-        return summary
     }
 }

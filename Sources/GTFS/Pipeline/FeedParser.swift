@@ -68,14 +68,18 @@ public struct FeedParser: Sendable {
             let (reader, rawBytesRead) = try entry.makeReader(chunkSize: options.chunkSize)
             let before = state.bytesRead
             state.fileName = entry.fileName
-            let tableSummary = try Self.parseTable(
-                table.recordType, reader: reader, fileName: entry.fileName, options: options,
-                shouldContinue: shouldContinue
-            ) { batch in
-                try consume(batch)
-                state.rowsByFile[entry.fileName, default: 0] += batch.count
-                state.bytesRead = before + rawBytesRead()
-                progress(state)
+            let tableSummary = try withoutActuallyEscaping(shouldContinue) { shouldContinue in
+                try withoutActuallyEscaping({ (batch: RecordBatch) throws in
+                    try consume(batch)
+                    state.rowsByFile[entry.fileName, default: 0] += batch.count
+                    state.bytesRead = before + rawBytesRead()
+                    progress(state)
+                }) { deliver in
+                    try table.accept(
+                        TableVisitor(
+                            reader: reader, fileName: entry.fileName, options: options, shouldContinue: shouldContinue,
+                            deliver: deliver))
+                }
             }
             state.bytesRead = before + rawBytesRead()
             progress(state)
@@ -90,14 +94,19 @@ public struct FeedParser: Sendable {
         var seen = Set<GTFSFile>()
         return entries.filter { entry in entry.table.map { seen.insert($0).inserted } ?? false }
     }
+}
 
-    /// Opens the generic parse for one record type.
-    private static func parseTable<R: GTFSRecord>(
-        _ type: R.Type, reader: Reader, fileName: String, options: ParseOptions,
-        shouldContinue: () -> Bool, consume: (RecordBatch) throws -> Void
-    ) throws -> TableSummary {
+/// Parses one table with its concrete record type (specialised per type through ``GTFSFile/accept(_:)``).
+private struct TableVisitor: RecordTypeVisitor {
+    let reader: Reader
+    let fileName: String
+    let options: ParseOptions
+    let shouldContinue: () -> Bool
+    let deliver: (RecordBatch) throws -> Void
+
+    func visit<R: GTFSRecord>(_ type: R.Type) throws -> TableSummary {
         try TableParser.parse(type, from: reader, fileName: fileName, options: options, shouldContinue: shouldContinue) { records in
-            try consume(RecordBatch(records, fileName: fileName))
+            try deliver(RecordBatch(records, fileName: fileName))
         }
     }
 }

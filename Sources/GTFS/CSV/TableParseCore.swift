@@ -1,5 +1,9 @@
-/// The per-file state of ``TableParser``: header, encoding mode, the open record, the current batch.
-final class TableParseState<R: GTFSRecord> {
+/// The per-file state of ``TableParser``: header, encoding mode, the open record, the counts.
+///
+/// It is not generic: the record type only enters through the `decode` closure, so this hot path is
+/// compiled once, specialised, whatever the record type.
+@usableFromInline
+final class TableParseCore {
     private enum Encoding {
         case utf8
         case windows1252
@@ -8,33 +12,27 @@ final class TableParseState<R: GTFSRecord> {
     private let options: ParseOptions
     private let parser = CSVRowParser()
     private let context: TableContext
+    private let columns: [ColumnSpec]
     private var headerCount = -1
     private var encoding = Encoding.utf8
     private var scratch: [UInt8] = []
     /// The line where the record being assembled (possibly over several lines) starts.
     private var recordStart = 0
-    private var batch: [R] = []
-    var cancelled = false
-    private(set) var summary: TableSummary
+    private var summary: TableSummary
 
-    init(fileName: String, options: ParseOptions) {
+    @usableFromInline
+    init(fileName: String, columns: [ColumnSpec], options: ParseOptions) {
         self.options = options
-        context = TableContext(fileName: fileName, columns: R.columns, maxStoredWarnings: options.maxStoredWarnings)
+        self.columns = columns
+        context = TableContext(fileName: fileName, columns: columns, maxStoredWarnings: options.maxStoredWarnings)
         summary = TableSummary(fileName: fileName, file: GTFSFile(fileName: fileName))
-        batch.reserveCapacity(options.batchSize)
     }
 
-    var batchReady: Bool { batch.count >= options.batchSize }
-
-    func flush(_ deliver: ([R]) throws -> Void) throws {
-        guard !batch.isEmpty else { return }
-        try deliver(batch)
-        batch.removeAll(keepingCapacity: true)
-    }
-
-    /// Takes one line of the file.
-    @inline(__always)
-    func consume(_ lineBytes: UnsafeRawBufferPointer, number: Int, deliver: ([R]) throws -> Void) throws {
+    /// Takes one line of the file; calls `decode` for every complete data record.
+    ///
+    /// `decode` appends the record and returns normally, or throws the record's ``GTFSError``.
+    @usableFromInline
+    func consume(_ lineBytes: UnsafeRawBufferPointer, number: Int, decode: (Row) throws -> Void) throws {
         let bytes = lineBytes
         let continuing = parser.isContinuing
         if !continuing {
@@ -68,13 +66,14 @@ final class TableParseState<R: GTFSRecord> {
             if headerCount < 0 {
                 try readHeader()
             } else {
-                try decodeRecord()
+                try decodeRecord(decode)
             }
         }
     }
 
     /// Ends the file: an open quoted record is an error; an empty file is reported.
-    func finish(lineCount: Int, deliver: ([R]) throws -> Void) throws {
+    @usableFromInline
+    func finish(lineCount: Int) throws {
         if let outcome = parser.endOfInput(), case .malformed(let message) = outcome {
             if headerCount < 0 { throw GTFSError(.malformedCSV, file: context.fileName, line: recordStart, message: "header: " + message) }
             try reject(GTFSError(.malformedCSV, file: context.fileName, line: recordStart, message: message))
@@ -84,9 +83,16 @@ final class TableParseState<R: GTFSRecord> {
             if options.strict { throw problem }
             context.warn(problem)
         }
-        try flush(deliver)
         summary.warnings = context.warnings
         summary.warningCount = context.warningCount
+    }
+
+    /// The summary, once ``finish(lineCount:)`` has run.
+    @usableFromInline
+    func finalSummary(bytesRead: Int64) -> TableSummary {
+        var result = summary
+        result.bytesRead = bytesRead
+        return result
     }
 
     // MARK: - Header
@@ -104,7 +110,7 @@ final class TableParseState<R: GTFSRecord> {
             positions[name] = index
             names.append(name)
         }
-        for (column, spec) in R.columns.enumerated() {
+        for (column, spec) in columns.enumerated() {
             if let position = positions[spec.name] {
                 context.setFieldIndex(position, ofColumn: column)
             } else if spec.isRequired {
@@ -113,7 +119,7 @@ final class TableParseState<R: GTFSRecord> {
                     message: "required column is missing from the header")
             }
         }
-        let known = Set(R.columns.map(\.name))
+        let known = Set(columns.map(\.name))
         for name in names where !known.contains(name) {
             context.warn(
                 GTFSError(
@@ -126,7 +132,7 @@ final class TableParseState<R: GTFSRecord> {
     // MARK: - Records
 
     @inline(__always)
-    private func decodeRecord() throws {
+    private func decodeRecord(_ decode: (Row) throws -> Void) throws {
         let cells = parser.fieldCount
         if cells != headerCount {
             let message =
@@ -141,7 +147,7 @@ final class TableParseState<R: GTFSRecord> {
             context.warn(problem)
         }
         do {
-            batch.append(try R(row: Row(line: recordStart, parser: parser, table: context)))
+            try decode(Row(line: recordStart, parser: parser, table: context))
             summary.rowsRead += 1
             summary.rowsParsed += 1
         } catch let error as GTFSError {
