@@ -43,14 +43,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["CZlib"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "LineReaderTests",
-            dependencies: ["LineReader", "CZlib", "lines"],
+            dependencies: ["LineReader", "TestSupport", "lines"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GTFSTests",
-            dependencies: ["GTFS", "LineReader", "CZlib"],
+            dependencies: ["GTFS", "LineReader", "TestSupport", "CZlib"],
             swiftSettings: strictSettings
         ),
     ],

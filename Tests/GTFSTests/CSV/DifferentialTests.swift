@@ -1,3 +1,4 @@
+import TestSupport
 import GTFS
 import Testing
 

@@ -1,4 +1,5 @@
 import CZlib
+import TestSupport
 
 /// Writes small zip archives for tests: stored or deflated entries, optionally with ZIP64 records.
 struct ZipWriter {
@@ -59,27 +60,5 @@ struct ZipWriter {
     static func le32(_ value: UInt32) -> [UInt8] { le16(UInt16(value & 0xFFFF)) + le16(UInt16(value >> 16)) }
     static func le64(_ value: UInt64) -> [UInt8] { le32(UInt32(value & 0xFFFF_FFFF)) + le32(UInt32(value >> 32)) }
 
-    static func rawDeflate(_ input: [UInt8]) -> [UInt8] {
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        defer {
-            deflateEnd(stream)
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-        }
-        precondition(CZlib_deflateInit2(stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK)
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(stream, UInt(input.count))) + 64)
-        var source = input
-        let produced = source.withUnsafeMutableBufferPointer { inBuffer in
-            output.withUnsafeMutableBufferPointer { outBuffer in
-                stream.pointee.next_in = inBuffer.baseAddress
-                stream.pointee.avail_in = UInt32(inBuffer.count)
-                stream.pointee.next_out = outBuffer.baseAddress
-                stream.pointee.avail_out = UInt32(outBuffer.count)
-                precondition(deflate(stream, Z_FINISH) == Z_STREAM_END)
-                return outBuffer.count - Int(stream.pointee.avail_out)
-            }
-        }
-        return Array(output[0 ..< produced])
-    }
+    static func rawDeflate(_ input: [UInt8]) -> [UInt8] { Deflate.raw(input) }
 }
