@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Creates the benchmark inputs in Benchmarks/data/ (gitignored):
 #   stop_times.txt      5,000,000 rows, ~289 MB (seeded, identical on every run)
-#   stop_times.txt.gz   the same, gzip -6 (~54 MB)
+#   stop_times.txt.gz   the same, gzip -6 (~53 MB)
 #   with --large: stop_times-large.txt, 30,000,000 rows, ~1.7 GB (for the peak-RSS comparison)
 # Existing files are kept; pass --force to regenerate.
 set -euo pipefail
