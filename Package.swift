@@ -25,9 +25,10 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        .target(name: "CLineScan"),
         .target(
             name: "LineReader",
-            dependencies: ["CZlib"],
+            dependencies: ["CZlib", "CLineScan"],
             swiftSettings: strictSettings
         ),
         .target(
