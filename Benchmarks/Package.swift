@@ -29,6 +29,27 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "package-benchmark"),
             ]
         ),
+        .executableTarget(
+            name: "GTFSParseBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "GTFS", package: rootPackage),
+                .product(name: "LineReader", package: rootPackage),
+            ],
+            path: "Benchmarks/GTFSParseBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "package-benchmark"),
+            ]
+        ),
+        // A plain executable for the side-by-side timing against Python's csv.reader (scripts/compare-parse.sh).
+        .executableTarget(
+            name: "parse-stop-times",
+            dependencies: [
+                .product(name: "GTFS", package: rootPackage),
+                .product(name: "LineReader", package: rootPackage),
+            ],
+            path: "Sources/parse-stop-times"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,37 @@
+import GTFS
+import LineReader
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Parses a stop_times.txt into typed `StopTime` records and prints the row count, the rejected count and a
+/// checksum (so no work can be skipped): `parse-stop-times FILE [CHUNK_SIZE]`.
+@main
+struct ParseStopTimes {
+    static func main() {
+        let arguments = CommandLine.arguments
+        guard arguments.count >= 2 else {
+            print("usage: parse-stop-times FILE [CHUNK_SIZE]")
+            exit(2)
+        }
+        let chunkSize = arguments.count > 2 ? Int(arguments[2]) ?? 65536 : 65536
+        do {
+            var rows = 0
+            var checksum = 0
+            let reader = try Reader(path: arguments[1], chunkSize: chunkSize)
+            let summary = try TableParser.parse(
+                StopTime.self, from: reader, fileName: "stop_times.txt", options: ParseOptions(chunkSize: chunkSize)
+            ) { batch in
+                rows += batch.count
+                for record in batch {
+                    checksum &+= record.stopSequence &+ Int(record.arrivalTime?.seconds ?? 0) &+ (record.stopID?.utf8.count ?? 0)
+                }
+            }
+            print("rows \(rows) rejected \(summary.rowsRejected) checksum \(checksum)")
+        } catch {
+            print("parse-stop-times: \(error)")
+            exit(1)
+        }
+    }
+}
