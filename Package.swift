@@ -14,10 +14,12 @@ let package = Package(
     products: [
         .library(name: "LineReader", targets: ["LineReader"]),
         .library(name: "GTFS", targets: ["GTFS"]),
+        .library(name: "GTFSImport", targets: ["GTFSImport"]),
         .executable(name: "lines", targets: ["lines"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -34,6 +36,16 @@ let package = Package(
         .target(
             name: "GTFS",
             dependencies: ["LineReader", "CZlib"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "GTFSImport",
+            dependencies: [
+                "GTFS",
+                "LineReader",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -57,6 +69,11 @@ let package = Package(
         .testTarget(
             name: "GTFSTests",
             dependencies: ["GTFS", "LineReader", "TestSupport", "CZlib"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GTFSImportTests",
+            dependencies: ["GTFSImport", "GTFS", "LineReader", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,0 +1,16 @@
+public import GTFS
+
+extension Agency: SQLiteInsertable {
+    /// Binds one value per column, in the order of ``SQLiteInsertable/columnNames``.
+    public func bind(to row: inout SQLiteRowBinder) {
+        row.bind(agencyID)
+        row.bind(agencyName)
+        row.bind(agencyURL)
+        row.bind(agencyTimezone)
+        row.bind(agencyLang)
+        row.bind(agencyPhone)
+        row.bind(agencyFareURL)
+        row.bind(agencyEmail)
+        row.bind(cemvSupport)
+    }
+}

@@ -1,0 +1,11 @@
+public import GTFS
+
+extension FareLegJoinRule: SQLiteInsertable {
+    /// Binds one value per column, in the order of ``SQLiteInsertable/columnNames``.
+    public func bind(to row: inout SQLiteRowBinder) {
+        row.bind(fromNetworkID)
+        row.bind(toNetworkID)
+        row.bind(fromStopID)
+        row.bind(toStopID)
+    }
+}

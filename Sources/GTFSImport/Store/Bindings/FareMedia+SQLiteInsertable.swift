@@ -1,0 +1,10 @@
+public import GTFS
+
+extension FareMedia: SQLiteInsertable {
+    /// Binds one value per column, in the order of ``SQLiteInsertable/columnNames``.
+    public func bind(to row: inout SQLiteRowBinder) {
+        row.bind(fareMediaID)
+        row.bind(fareMediaName)
+        row.bind(fareMediaType)
+    }
+}

@@ -1,0 +1,12 @@
+public import GTFS
+
+extension FareRule: SQLiteInsertable {
+    /// Binds one value per column, in the order of ``SQLiteInsertable/columnNames``.
+    public func bind(to row: inout SQLiteRowBinder) {
+        row.bind(fareID)
+        row.bind(routeID)
+        row.bind(originID)
+        row.bind(destinationID)
+        row.bind(containsID)
+    }
+}

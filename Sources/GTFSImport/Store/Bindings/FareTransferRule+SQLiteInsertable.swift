@@ -1,0 +1,14 @@
+public import GTFS
+
+extension FareTransferRule: SQLiteInsertable {
+    /// Binds one value per column, in the order of ``SQLiteInsertable/columnNames``.
+    public func bind(to row: inout SQLiteRowBinder) {
+        row.bind(fromLegGroupID)
+        row.bind(toLegGroupID)
+        row.bind(transferCount)
+        row.bind(durationLimit)
+        row.bind(durationLimitType)
+        row.bind(fareTransferType)
+        row.bind(fareProductID)
+    }
+}

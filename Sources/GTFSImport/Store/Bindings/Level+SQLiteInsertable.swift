@@ -1,0 +1,10 @@
+public import GTFS
+
+extension Level: SQLiteInsertable {
+    /// Binds one value per column, in the order of ``SQLiteInsertable/columnNames``.
+    public func bind(to row: inout SQLiteRowBinder) {
+        row.bind(levelID)
+        row.bind(levelIndex)
+        row.bind(levelName)
+    }
+}

@@ -1,0 +1,14 @@
+public import GTFS
+
+extension Translation: SQLiteInsertable {
+    /// Binds one value per column, in the order of ``SQLiteInsertable/columnNames``.
+    public func bind(to row: inout SQLiteRowBinder) {
+        row.bind(tableName)
+        row.bind(fieldName)
+        row.bind(language)
+        row.bind(translation)
+        row.bind(recordID)
+        row.bind(recordSubID)
+        row.bind(fieldValue)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+public import GRDB
+public import GTFS
+
+/// The SQLite schema of a GTFS store: its migrations, its tables and views, and the indexes built after a load.
+///
+/// One table per file of the reference, named like the file (`stop_times`), with the GTFS field names as
+/// columns and real types: times as INTEGER seconds (`25:03:00` is 90180), dates as INTEGER `YYYYMMDD`,
+/// enums as INTEGER codes, booleans 0/1, coordinates REAL, colors TEXT `RRGGBB`, and currency amounts as
+/// TEXT holding the exact decimal (`2.50`). Views named `…_readable` show times as `HH:MM:SS` and dates as
+/// `YYYY-MM-DD` for the `sqlite3` shell.
+///
+/// ```swift
+/// try store.pool.write { db in
+///     try GTFSSchema.dropIndexes(db)      // before a bulk load
+///     // … insert with TableInserter …
+///     try GTFSSchema.createIndexes(db)    // after it
+/// }
+/// ```
+public enum GTFSSchema {
+    /// The schema version this build writes, also stored in `gtfs_meta` under `schema_version`.
+    public static let version = 1
+
+    /// The value of `PRAGMA application_id` in every GTFS store (the ASCII bytes `GTFS`).
+    public static let applicationID: Int32 = SchemaV1.applicationID
+
+    /// The migrations, in order: `v1` creates the schema. Later versions append migrations; a database
+    /// holding an identifier this list lacks was written by a newer build and is refused.
+    public static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        // No foreign keys in the schema, so nothing to check after the migration.
+        migrator.registerMigration(SchemaV1.identifier, foreignKeyChecks: .immediate) { db in
+            try SchemaV1.create(db)
+        }
+        return migrator
+    }()
+
+    /// The table that holds a file's rows: the file name without `.txt` (`stop_times`).
+    public static func tableName(for file: GTFSFile) -> String { file.rawValue }
+
+    /// Every GTFS table, in ``GTFS/GTFSFile`` order.
+    public static let tableNames: [String] = GTFSFile.allCases.map(tableName(for:))
+
+    /// The views for the `sqlite3` shell.
+    public static let viewNames: [String] = [
+        "stop_times_readable", "frequencies_readable", "timeframes_readable", "booking_rules_readable",
+        "calendar_readable", "calendar_dates_readable", "feed_info_readable",
+    ]
+
+    /// The name and `CREATE INDEX` statement of each index built after a load.
+    ///
+    /// Lookups by a table's own key need no index here: primary keys already serve `stop_times` by trip
+    /// and sequence, `shapes` by shape and sequence, `calendar_dates` by service, `frequencies` by trip.
+    /// `stop_times(stop_id, departure_time)` answers "departures at a stop" in time order; the
+    /// `trips` indexes serve "trips of a route" and "trips running on a date"; the `stops`, `transfers`
+    /// and `pathways` ones walk stations and interchanges.
+    public static let postLoadIndexes: [(name: String, sql: String)] = [
+        ("stop_times_stop", "CREATE INDEX IF NOT EXISTS stop_times_stop ON stop_times (stop_id, departure_time)"),
+        ("trips_route", "CREATE INDEX IF NOT EXISTS trips_route ON trips (route_id)"),
+        ("trips_service", "CREATE INDEX IF NOT EXISTS trips_service ON trips (service_id)"),
+        ("trips_shape", "CREATE INDEX IF NOT EXISTS trips_shape ON trips (shape_id)"),
+        ("calendar_dates_date", "CREATE INDEX IF NOT EXISTS calendar_dates_date ON calendar_dates (date)"),
+        ("stops_parent_station", "CREATE INDEX IF NOT EXISTS stops_parent_station ON stops (parent_station)"),
+        ("routes_agency", "CREATE INDEX IF NOT EXISTS routes_agency ON routes (agency_id)"),
+        ("transfers_from_stop", "CREATE INDEX IF NOT EXISTS transfers_from_stop ON transfers (from_stop_id)"),
+        ("pathways_from_stop", "CREATE INDEX IF NOT EXISTS pathways_from_stop ON pathways (from_stop_id)"),
+        ("pathways_to_stop", "CREATE INDEX IF NOT EXISTS pathways_to_stop ON pathways (to_stop_id)"),
+        ("stop_areas_stop", "CREATE INDEX IF NOT EXISTS stop_areas_stop ON stop_areas (stop_id)"),
+    ]
+
+    /// Builds the indexes of ``postLoadIndexes`` that do not exist yet.
+    ///
+    /// Call it after a load (building an index once is much faster than updating it row by row), inside
+    /// the load's transaction when the load must be atomic. It lets SQLite sort with up to
+    /// ``sortThreads`` helper threads (`PRAGMA threads`, left set on the connection): on
+    /// the stop_times index with two cores, 5–12% faster in our measurements.
+    /// - Throws: `DatabaseError` (a full disk, say).
+    public static func createIndexes(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA threads = \(sortThreads)")
+        for index in postLoadIndexes {
+            try db.execute(sql: index.sql)
+        }
+    }
+
+    /// The helper threads SQLite may use to sort while building indexes: one per core beyond the first, at most 3.
+    public static var sortThreads: Int { min(3, max(0, ProcessInfo.processInfo.activeProcessorCount - 1)) }
+
+    /// Drops the indexes of ``postLoadIndexes`` (before a bulk load). Primary keys and the unique key
+    /// indexes stay: they refuse duplicate rows as they arrive.
+    /// - Throws: `DatabaseError`.
+    public static func dropIndexes(_ db: Database) throws {
+        for index in postLoadIndexes {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)")
+        }
+    }
+
+    /// Deletes every row of every GTFS table (not `gtfs_meta`), as the first step of replacing a feed.
+    /// - Throws: `DatabaseError`.
+    public static func deleteAllRows(_ db: Database) throws {
+        for table in tableNames {
+            try db.execute(sql: "DELETE FROM \(table)")
+        }
+    }
+}

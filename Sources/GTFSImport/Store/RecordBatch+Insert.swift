@@ -1,0 +1,48 @@
+public import GRDB
+public import GTFS
+
+extension RecordBatch {
+    /// Inserts the batch's records into their table with a ``TableInserter`` specialised for their type.
+    ///
+    /// ```swift
+    /// try store.pool.write { db in
+    ///     try FeedParser(source: try FeedSource(path: "feed.zip")).parse { batch in
+    ///         try batch.insert(into: db)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - db: a connection on its writer queue.
+    ///   - rowsPerStatement: rows per multi-row INSERT.
+    ///   - onConstraintViolation: receives each record SQLite refuses (a duplicate key, say); when `nil`,
+    ///     the first refusal is thrown.
+    /// - Returns: the number of rows inserted.
+    /// - Throws: `DatabaseError`, or what the handler throws.
+    @discardableResult
+    public func insert(
+        into db: Database,
+        rowsPerStatement: Int = TableInserter<Stop>.defaultRowsPerStatement,
+        onConstraintViolation: ((any SQLiteInsertable, DatabaseError) throws -> Void)? = nil
+    ) throws -> Int {
+        try file.acceptInsertable(
+            BatchInsertion(batch: self, db: db, rowsPerStatement: rowsPerStatement, onConstraintViolation: onConstraintViolation))
+    }
+}
+
+/// Inserts one batch with its concrete record type.
+private struct BatchInsertion: SQLiteInsertableVisitor {
+    let batch: RecordBatch
+    let db: Database
+    let rowsPerStatement: Int
+    let onConstraintViolation: ((any SQLiteInsertable, DatabaseError) throws -> Void)?
+
+    func visit<R: SQLiteInsertable>(_ type: R.Type) throws -> Int {
+        guard let records = batch.records(as: R.self) else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a batch of \(batch.fileName) does not hold \(R.self) records")
+        }
+        let inserter = TableInserter<R>(rowsPerStatement: rowsPerStatement)
+        guard let onConstraintViolation else { return try inserter.insert(records, into: db) }
+        return try inserter.insert(records, into: db) { record, error in try onConstraintViolation(record, error) }
+    }
+}

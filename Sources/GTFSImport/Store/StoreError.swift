@@ -1,0 +1,35 @@
+public import Foundation
+
+/// Why a GTFS store cannot be opened. Other failures (a directory that cannot be written, a full disk)
+/// are GRDB's `DatabaseError`s.
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    /// The database was written by a newer version of the schema: it holds the migrations `found`,
+    /// which this build does not know. It is left untouched.
+    ///
+    /// - Parameters:
+    ///   - found: the unknown migration identifiers, sorted.
+    ///   - supported: the migrations this build knows, in order (see ``GTFSSchema/migrator``).
+    case newerSchema(found: [String], supported: [String])
+
+    /// The file is not a GTFS store: not an SQLite database at all, or one that belongs to something
+    /// else (other tables, another application id). It is left untouched.
+    ///
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - reason: what was found instead, e.g. `it is not an SQLite database`.
+    case notAGTFSDatabase(path: String, reason: String)
+
+    /// One line naming the problem.
+    public var description: String {
+        switch self {
+        case .newerSchema(let found, let supported):
+            "the database was written by a newer GTFS schema (unknown migrations: \(found.joined(separator: ", "));"
+                + " this version knows \(supported.joined(separator: ", ")))"
+        case .notAGTFSDatabase(let path, let reason):
+            "\(path): not a GTFS database: \(reason)"
+        }
+    }
+
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,147 @@
+import GRDB
+import GTFS
+import GTFSImport
+import Testing
+
+@Suite("Store schema")
+struct SchemaTests {
+    @Test("A new store has a table for every GTFS file, the views, gtfs_meta, WAL mode and the application id")
+    func newStore() throws {
+        let folder = try TemporaryFolder()
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        try store.pool.read { db in
+            let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+            for file in GTFSFile.allCases {
+                #expect(tables.contains(file.rawValue), "no table for \(file.fileName)")
+            }
+            #expect(Set(GTFSSchema.tableNames) == Set(GTFSFile.allCases.map(\.rawValue)))
+            #expect(tables.contains("gtfs_meta"))
+            let views = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view'"))
+            #expect(views == Set(GTFSSchema.viewNames))
+            #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
+            #expect(try Int.fetchOne(db, sql: "PRAGMA page_size") == 8192)
+            #expect(try Int32.fetchOne(db, sql: "PRAGMA application_id") == GTFSSchema.applicationID)
+            #expect(try Int.fetchOne(db, sql: "SELECT value FROM gtfs_meta WHERE key = 'schema_version'") == GTFSSchema.version)
+            #expect(try GTFSSchema.migrator.appliedIdentifiers(db) == ["v1"])
+        }
+        #expect(try store.rowCounts().values.allSatisfy { $0 == 0 })
+        #expect(try store.rowCounts().count == GTFSFile.allCases.count)
+    }
+
+    @Test("Every table's columns are the record type's GTFS fields, in reference order")
+    func columnsMatchRecords() throws {
+        let folder = try TemporaryFolder()
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        try store.pool.read { db in
+            for file in GTFSFile.allCases {
+                let type = file.insertableType
+                // The insert-side switch mirrors GTFSFile.accept: both must give the same type per file.
+                #expect(ObjectIdentifier(type) == ObjectIdentifier(file.recordType), "\(file.fileName)")
+                #expect(type.tableName == file.rawValue)
+                #expect(type.columnNames == type.columns.map(\.name))
+                let columns = try GRDB.Row.fetchAll(db, sql: "PRAGMA table_info(\(type.tableName))").map { $0["name"] as String }
+                #expect(columns == type.columnNames, "\(file.fileName)")
+            }
+        }
+    }
+
+    @Test("Columns the reference requires are NOT NULL (except fare_attributes.transfers, where empty means unlimited)")
+    func requiredColumnsAreNotNull() throws {
+        let folder = try TemporaryFolder()
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        try store.pool.read { db in
+            for file in GTFSFile.allCases {
+                let type = file.insertableType
+                let info = try GRDB.Row.fetchAll(db, sql: "PRAGMA table_info(\(type.tableName))")
+                let notNull = Set(info.filter { ($0["notnull"] as Int) == 1 }.map { $0["name"] as String })
+                for column in type.columns where column.isRequired {
+                    if file == .fareAttributes && column.name == "transfers" {
+                        #expect(!notNull.contains(column.name))
+                    } else {
+                        #expect(notNull.contains(column.name), "\(file.rawValue).\(column.name) should be NOT NULL")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("Primary keys follow the reference; stop_times and shapes are clustered WITHOUT ROWID")
+    func primaryKeys() throws {
+        let folder = try TemporaryFolder()
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        let expected: [String: [String]] = [
+            "stops": ["stop_id"], "routes": ["route_id"], "trips": ["trip_id"],
+            "stop_times": ["trip_id", "stop_sequence"], "calendar": ["service_id"],
+            "calendar_dates": ["service_id", "date"], "shapes": ["shape_id", "shape_pt_sequence"],
+            "frequencies": ["trip_id", "start_time"], "pathways": ["pathway_id"], "levels": ["level_id"],
+            "timeframes": ["timeframe_group_id", "start_time", "end_time", "service_id"],
+            "stop_areas": ["area_id", "stop_id"], "route_networks": ["route_id"],
+            "location_group_stops": ["location_group_id", "stop_id"], "transfers": [], "feed_info": [],
+        ]
+        try store.pool.read { db in
+            for (table, key) in expected {
+                let info = try GRDB.Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
+                let pk = info.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
+                #expect(pk == key, "\(table)")
+            }
+            let withoutRowID = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE sql LIKE '%WITHOUT ROWID%' ORDER BY name")
+            #expect(withoutRowID == ["shapes", "stop_times"])
+        }
+    }
+
+    @Test("A row of every file goes in through its own TableInserter")
+    func oneRowOfEveryFile() throws {
+        let folder = try TemporaryFolder()
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        try store.pool.write { db in
+            for file in GTFSFile.allCases {
+                let csv = try #require(Fixtures.oneRowPerFile[file], "no fixture for \(file.fileName)")
+                let inserted = try file.acceptInsertable(OneRowInsertion(csv: csv, db: db))
+                #expect(inserted == 1, "\(file.fileName)")
+            }
+        }
+        let counts = try store.rowCounts()
+        for file in GTFSFile.allCases {
+            #expect(counts[file] == 1, "\(file.fileName)")
+        }
+    }
+
+    @Test("Post-load indexes are built (twice is harmless), used by the example queries, and dropped")
+    func indexes() throws {
+        let folder = try TemporaryFolder()
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        let names = Set(GTFSSchema.postLoadIndexes.map(\.name))
+        func indexNames() throws -> Set<String> {
+            try store.pool.read { db in Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'")) }
+        }
+        #expect(try indexNames().isDisjoint(with: names))
+        try store.createIndexes()
+        try store.createIndexes()
+        #expect(try names.isSubset(of: indexNames()))
+        for required in [
+            "stop_times_stop", "trips_route", "trips_service", "calendar_dates_date", "stops_parent_station", "transfers_from_stop",
+        ] {
+            #expect(names.contains(required))
+        }
+        let queries: [(sql: String, uses: String)] = [
+            ("SELECT * FROM stop_times WHERE stop_id = 'S1' ORDER BY departure_time", "stop_times_stop"),
+            ("SELECT * FROM stop_times WHERE trip_id = 'T1' ORDER BY stop_sequence", "PRIMARY KEY"),
+            ("SELECT * FROM trips WHERE route_id = 'R1'", "trips_route"),
+            ("SELECT * FROM trips WHERE service_id = 'WD'", "trips_service"),
+            ("SELECT * FROM shapes WHERE shape_id = 'SH1' ORDER BY shape_pt_sequence", "PRIMARY KEY"),
+            ("SELECT * FROM calendar_dates WHERE date = 20251231", "calendar_dates_date"),
+            ("SELECT * FROM stops WHERE parent_station = 'S1'", "stops_parent_station"),
+            ("SELECT * FROM transfers WHERE from_stop_id = 'S1'", "transfers_from_stop"),
+        ]
+        let plans = try store.pool.read { db in
+            try queries.map { query in
+                try GRDB.Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + query.sql).map { $0["detail"] as String }.joined(separator: "; ")
+            }
+        }
+        for (query, plan) in zip(queries, plans) {
+            #expect(plan.contains(query.uses), "\(query.sql): \(plan)")
+        }
+        try store.pool.write { db in try GTFSSchema.dropIndexes(db) }
+        #expect(try indexNames().isDisjoint(with: names))
+    }
+}
