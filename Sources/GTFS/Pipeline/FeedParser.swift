@@ -46,25 +46,15 @@ public struct FeedParser: Sendable {
         progress: (FeedProgress) -> Void = { _ in },
         consume: (RecordBatch) throws -> Void
     ) throws -> FeedSummary {
-        let entries = try source.entries()
-        let sizes = Self.readableEntries(entries).map(\.byteCount)
+        let plan = Self.readingPlan(try source.entries())
+        let sizes = plan.tables.map(\.entry.byteCount)
         let total: Int64? = sizes.contains(where: { $0 == nil }) ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
         var summary = FeedSummary()
+        summary.skippedFiles = plan.skipped.map(\.file)
+        summary.warnings = plan.skipped
         var state = FeedProgress(fileName: "", bytesRead: 0, totalBytes: total, rowsByFile: [:])
-        var seen = Set<GTFSFile>()
-        for entry in entries {
+        for (entry, table) in plan.tables {
             guard shouldContinue() else { throw CancellationError() }
-            guard let table = entry.table else {
-                summary.skippedFiles.append(entry.fileName)
-                summary.warnings.append(GTFSError(.invalidValue, file: entry.fileName, message: "is not a file of the GTFS reference; skipped"))
-                continue
-            }
-            guard seen.insert(table).inserted else {
-                summary.skippedFiles.append(entry.fileName)
-                summary.warnings.append(
-                    GTFSError(.invalidValue, file: entry.fileName, message: "holds \(table.fileName) a second time; skipped"))
-                continue
-            }
             let (reader, rawBytesRead) = try entry.makeReader(chunkSize: options.chunkSize)
             let before = state.bytesRead
             state.fileName = entry.fileName
@@ -89,10 +79,24 @@ public struct FeedParser: Sendable {
         return summary
     }
 
-    /// The entries that will be parsed: tables of the reference, each once.
-    private static func readableEntries(_ entries: [FeedEntry]) -> [FeedEntry] {
+    /// Which entries are parsed (tables of the reference, each once, in order) and which are skipped,
+    /// each skipped one with the warning that says why.
+    private static func readingPlan(_ entries: [FeedEntry]) -> (tables: [(entry: FeedEntry, table: GTFSFile)], skipped: [GTFSWarning]) {
+        var tables: [(entry: FeedEntry, table: GTFSFile)] = []
+        var skipped: [GTFSWarning] = []
         var seen = Set<GTFSFile>()
-        return entries.filter { entry in entry.table.map { seen.insert($0).inserted } ?? false }
+        for entry in entries {
+            guard let table = entry.table else {
+                skipped.append(GTFSError(.invalidValue, file: entry.fileName, message: "is not a file of the GTFS reference; skipped"))
+                continue
+            }
+            guard seen.insert(table).inserted else {
+                skipped.append(GTFSError(.invalidValue, file: entry.fileName, message: "holds \(table.fileName) a second time; skipped"))
+                continue
+            }
+            tables.append((entry, table))
+        }
+        return (tables, skipped)
     }
 }
 
