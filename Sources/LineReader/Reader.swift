@@ -173,12 +173,7 @@ public final class Reader {
     /// - Throws: any ``ReaderError``, or what `body` throws.
     @discardableResult
     public func forEachLine(_ body: (_ line: Line) throws -> Void) throws -> Int {
-        var delivered = 0
-        while let line = try nextLine() {
-            delivered += 1
-            try body(line)
-        }
-        return delivered
+        try forEachLine { line, _ in try body(line) }
     }
 
     /// The next line, or `nil` at the end of the input: the pull form the other APIs are built on.

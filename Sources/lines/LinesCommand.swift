@@ -54,8 +54,6 @@ struct LinesCommand: ParsableCommand {
             }
         } catch let error as ReaderError {
             Self.fail(error.description)
-        } catch let error as OutputBuffer.WriteError {
-            Self.fail(error.description)
         }
     }
 

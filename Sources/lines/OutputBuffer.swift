@@ -6,15 +6,11 @@ import Musl
 import Darwin
 #endif
 
-/// A fixed 64 KiB output buffer flushed with `write(2)`: no allocation per line.
-final class OutputBuffer {
-    /// A failed write, with the destination's name and errno.
-    struct WriteError: Error, CustomStringConvertible {
-        let name: String
-        let code: Int32
-        var description: String { "\(name): cannot write: \(String(cString: strerror(code))) (errno \(code))" }
-    }
+import LineReader
 
+/// A fixed 64 KiB output buffer flushed with `write(2)`: no allocation per line.
+/// A failed write throws ``ReaderError/io(source:operation:errno:)``, worded like a failed read.
+final class OutputBuffer {
     private let descriptor: Int32
     private let name: String
     private let storage: UnsafeMutableRawPointer
@@ -61,7 +57,7 @@ final class OutputBuffer {
             let n = Glibc.write(descriptor, base + done, total - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw WriteError(name: name, code: errno)
+                throw ReaderError.io(source: name, operation: "write", errno: errno)
             }
             done += n
         }

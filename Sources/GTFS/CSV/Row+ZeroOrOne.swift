@@ -14,9 +14,7 @@ extension Row {
     /// A `0`/`1` cell that must be present, as a `Bool`.
     /// - Throws: ``GTFSError`` when empty or anything but `0` or `1`.
     func requiredZeroOrOne(_ column: Int) throws -> Bool {
-        guard let value = try zeroOrOne(column) else {
-            throw GTFSError(.missingValue, file: table.fileName, line: line, column: table.columnName(column), message: "is required")
-        }
+        guard let value = try zeroOrOne(column) else { throw missing(column) }
         return value
     }
 }

@@ -46,7 +46,7 @@ public struct Row {
         table.warn(error(column, message))
     }
 
-    private func missing(_ column: Int) -> GTFSError {
+    func missing(_ column: Int) -> GTFSError {
         GTFSError(.missingValue, file: table.fileName, line: line, column: table.columnName(column), message: "is required")
     }
 

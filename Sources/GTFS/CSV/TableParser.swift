@@ -65,7 +65,7 @@ public enum TableParser {
         do {
             try reader.forEachLine(body)
         } catch let error as ReaderError {
-            throw GTFSError(.unreadable, file: fileName, message: error.description)
+            throw GTFSError.unreadable(fileName, error)
         }
     }
 }

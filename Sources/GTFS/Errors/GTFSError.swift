@@ -1,3 +1,5 @@
+public import LineReader
+
 /// A problem found in a feed, located as precisely as the input allows.
 ///
 /// Its description reads like a compiler diagnostic:
@@ -59,6 +61,17 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
         if let text { result += "\"\(text)\" " }
         result += message
         return result
+    }
+}
+
+extension GTFSError {
+    /// A file of the feed that could not be read (I/O, gzip, zip), with the reader's explanation.
+    ///
+    /// - Parameters:
+    ///   - file: the file's name in the feed.
+    ///   - error: what the reader threw.
+    public static func unreadable(_ file: String, _ error: ReaderError) -> GTFSError {
+        GTFSError(.unreadable, file: file, message: error.description)
     }
 }
 

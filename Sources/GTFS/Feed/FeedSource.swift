@@ -104,7 +104,7 @@ public enum FeedSource: Sendable {
             do {
                 reader = try Reader(source: UTF16Source(FileSource(path: path)), options: .init(chunkSize: chunkSize))
             } catch let error as ReaderError {
-                throw GTFSError(.unreadable, file: name, message: error.description)
+                throw GTFSError.unreadable(name, error)
             }
             return OpenedEntry(reader: reader, rawBytesRead: { reader.bytesRead })
         }

@@ -34,12 +34,13 @@ final class ZipArchive {
     init(path: String) throws {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ZipArchive.failure(path, "cannot open: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ZipArchive.systemFailure(path, "open") }
         descriptor = fd
         var info = stat()
         guard fstat(fd, &info) == 0 else {
+            let failure = ZipArchive.systemFailure(path, "stat")
             close(fd)
-            throw ZipArchive.failure(path, "cannot stat: \(String(cString: strerror(errno)))")
+            throw failure
         }
         size = Int64(info.st_size)
         do {
@@ -56,6 +57,12 @@ final class ZipArchive {
         GTFSError(.unreadable, file: path, message: message)
     }
 
+    /// The failure of the system call just made: `cannot read: Input/output error (errno 5)`.
+    static func systemFailure(_ path: String, _ operation: String) -> GTFSError {
+        let code = errno
+        return failure(path, "cannot \(operation): \(String(cString: strerror(code))) (errno \(code))")
+    }
+
     /// Reads exactly `count` bytes at `offset`.
     func read(at offset: Int64, count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
@@ -66,7 +73,7 @@ final class ZipArchive {
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw Self.failure(path, "cannot read: \(String(cString: strerror(errno)))")
+                throw Self.systemFailure(path, "read")
             }
             if n == 0 { throw Self.failure(path, "is truncated: expected \(count) bytes at offset \(offset)") }
             done += n
