@@ -1,6 +1,7 @@
 import GRDB
 import GTFS
 import GTFSImport
+import TestSupport
 import Testing
 
 @Suite("Store schema")

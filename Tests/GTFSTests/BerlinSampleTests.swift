@@ -1,14 +1,13 @@
 import Foundation
 import GTFS
 import LineReader
+import TestSupport
 import Testing
 
 /// The real Berlin VBB data in SampleData/berlin.
 @Suite("Berlin sample data")
 struct BerlinSampleTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("SampleData/berlin")
+    static let root = Repository.berlin
 
     static func parseAll<R: GTFSRecord>(_ type: R.Type, _ path: String, options: ParseOptions = ParseOptions()) throws -> ([R], TableSummary) {
         var records: [R] = []

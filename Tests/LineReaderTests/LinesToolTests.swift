@@ -1,16 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The `lines` executable, run as a user would.
 @Suite("lines tool, end to end")
 struct LinesToolTests {
-    static let stops = ToolRunner.packageRoot.appendingPathComponent("SampleData/berlin/vbb-2013/stops.txt").path
-
-    static func temporaryFile(_ bytes: [UInt8], name: String) throws -> String {
-        let path = NSTemporaryDirectory() + "lines-test-\(getpid())-\(name)"
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
-    }
+    static let stops = Repository.berlin.appendingPathComponent("vbb-2013/stops.txt").path
 
     @Test("Counts the Berlin 2013 stops file: 12,793 stops plus the header")
     func countBerlin() throws {
@@ -32,8 +27,8 @@ struct LinesToolTests {
 
     @Test("CRLF becomes LF, the BOM is dropped, a final newline is added")
     func normalisation() throws {
-        let path = try Self.temporaryFile([0xEF, 0xBB, 0xBF] + Array("a\r\nb\n\r\nc".utf8), name: "crlf")
-        defer { unlink(path) }
+        let folder = try TemporaryFolder()
+        let path = try folder.write([0xEF, 0xBB, 0xBF] + Array("a\r\nb\n\r\nc".utf8), name: "crlf")
         let result = try ToolRunner.run("lines", [path])
         #expect(String(decoding: result.stdout, as: UTF8.self) == "a\nb\n\nc\n")
         let count = try ToolRunner.run("lines", ["--count", path])
@@ -57,8 +52,8 @@ struct LinesToolTests {
 
         var damaged = gzipped(Array(String(repeating: "1,2,3\n", count: 5000).utf8))
         damaged = Array(damaged.prefix(damaged.count / 2))
-        let path = try Self.temporaryFile(damaged, name: "truncated.gz")
-        defer { unlink(path) }
+        let folder = try TemporaryFolder()
+        let path = try folder.write(damaged, name: "truncated.gz")
         let truncated = try ToolRunner.run("lines", ["--count", path])
         #expect(truncated.status != 0)
         #expect(truncated.stderr.hasPrefix("lines: \(path): truncated gzip data"))
@@ -72,20 +67,18 @@ struct LinesToolTests {
 
     @Test("A file the user may not read gives EACCES (run as an unprivileged user)")
     func permissionDenied() throws {
-        let path = try Self.temporaryFile(Array("secret\n".utf8), name: "secret")
-        defer { unlink(path) }
+        let folder = try TemporaryFolder()
+        let path = try folder.write(Array("secret\n".utf8), name: "secret")
         chmod(path, 0o000)
         // As root, permission bits do not apply: drop to nobody for the run, from a copy of the
         // tool that nobody may execute whatever the permissions of the checkout.
         var wrapper: [String] = []
         if geteuid() == 0 {
-            let copy = NSTemporaryDirectory() + "lines-test-\(getpid())-tool"
-            try? FileManager.default.removeItem(atPath: copy)
+            let copy = folder.file("lines")
             try FileManager.default.copyItem(atPath: ToolRunner.productsDirectory.appendingPathComponent("lines").path, toPath: copy)
             chmod(copy, 0o755)
             wrapper = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", copy]
         }
-        defer { if let copy = wrapper.last { unlink(copy) } }
         let result = try ToolRunner.run("lines", [path], wrapper: wrapper)
         #expect(result.status != 0)
         #expect(result.stderr.contains("\(path): cannot open: Permission denied (errno 13)"))

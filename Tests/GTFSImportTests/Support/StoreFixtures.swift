@@ -3,28 +3,12 @@ import GRDB
 import GTFS
 import GTFSImport
 import LineReader
+import TestSupport
 import Testing
-
-/// A fresh folder per test, removed afterwards.
-final class TemporaryFolder {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "gtfs-import-tests-\(getpid())/" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// A path inside the folder.
-    func file(_ name: String) -> String { path + "/" + name }
-}
 
 enum Fixtures {
     /// The repository's SampleData/berlin folder.
-    static let berlin = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("SampleData/berlin")
+    static let berlin = Repository.berlin
 
     /// Parses a CSV text into records, requiring that no row is rejected.
     static func parse<R: GTFSRecord>(_ type: R.Type, _ csv: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [R] {

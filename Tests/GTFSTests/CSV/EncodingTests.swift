@@ -1,5 +1,6 @@
 import GTFS
 import LineReader
+import TestSupport
 import Testing
 
 @Suite("Encodings")
@@ -31,7 +32,8 @@ struct EncodingTests {
         let little: [UInt8] = [0xFF, 0xFE] + units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         let big: [UInt8] = [0xFE, 0xFF] + units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
         for bytes in [little, big] {
-            let path = try TemporaryFiles.write(bytes, name: "levels.txt")
+            let folder = try TemporaryFolder()
+            let path = try folder.write(bytes, name: "levels.txt")
             let entries = try FeedSource.file(path: path, table: .levels).entries()
             let (reader, _) = try #require(entries.first).makeReader(chunkSize: 3)
             var decoded: [TextRecord] = []

@@ -1,5 +1,6 @@
 import Foundation
 import GTFS
+import TestSupport
 import Testing
 
 @Suite("Zip feeds")
@@ -11,8 +12,8 @@ struct ZipSourceTests {
         return records
     }
 
-    static func write(_ zip: ZipWriter) throws -> String {
-        try TemporaryFiles.write(zip.archive(), name: "feed.zip")
+    static func write(_ zip: ZipWriter, in folder: TemporaryFolder) throws -> String {
+        try folder.write(zip.archive(), name: "feed.zip")
     }
 
     @Test("Entries are found in load order; __MACOSX and dot files are ignored; unknown files kept for reporting")
@@ -23,7 +24,8 @@ struct ZipSourceTests {
         zip.add("__MACOSX/._stops.txt", "junk")
         zip.add(".DS_Store", "junk")
         zip.add("README.md", "hello")
-        let path = try Self.write(zip)
+        let folder = try TemporaryFolder()
+        let path = try Self.write(zip, in: folder)
         let source = try FeedSource(path: path)
         guard case .zip = source else {
             Issue.record("a zip must be detected by its magic bytes")
@@ -42,7 +44,8 @@ struct ZipSourceTests {
         zip.add("vbb-gtfs/", "", deflate: false)
         zip.add("vbb-gtfs/stops.txt", "id\n1\n")
         zip.add("vbb-gtfs/agency.txt", "id\nA\n")
-        let entries = try FeedSource(path: try Self.write(zip)).entries()
+        let folder = try TemporaryFolder()
+        let entries = try FeedSource(path: try Self.write(zip, in: folder)).entries()
         #expect(entries.map(\.fileName) == ["agency.txt", "stops.txt"])
         #expect(entries.map(\.table) == [.agency, .stops])
     }
@@ -53,7 +56,8 @@ struct ZipSourceTests {
         zip.zip64 = true
         zip.add("stops.txt", "id,name\n" + (1 ... 500).map { "\($0),Stop \($0)\n" }.joined())
         zip.add("levels.txt", "id\n1\n", deflate: false)
-        let entries = try FeedSource(path: try Self.write(zip)).entries()
+        let folder = try TemporaryFolder()
+        let entries = try FeedSource(path: try Self.write(zip, in: folder)).entries()
         #expect(entries.map(\.fileName) == ["levels.txt", "stops.txt"])
         #expect(try Self.records(entries[1]).count == 500)
         #expect(try Self.records(entries[0]).map(\.id) == ["1"])
@@ -65,7 +69,8 @@ struct ZipSourceTests {
         zip.add("stops.txt", "id,name\n" + (1 ... 2000).map { "\($0),Stop number \($0)\n" }.joined())
         var bytes = zip.archive()
         for index in 200 ..< 230 { bytes[index] ^= 0x55 }
-        let path = try TemporaryFiles.write(bytes, name: "bad.zip")
+        let folder = try TemporaryFolder()
+        let path = try folder.write(bytes, name: "bad.zip")
         let entry = try #require(try FeedSource(path: path).entries().first)
         do {
             _ = try Self.records(entry)
@@ -83,7 +88,8 @@ struct ZipSourceTests {
         var bytes = zip.archive()
         // The content starts after the 30-byte local header and the 9-byte name.
         bytes[30 + 9 + 10] = UInt8(ascii: "B")
-        let path = try TemporaryFiles.write(bytes, name: "crc.zip")
+        let folder = try TemporaryFolder()
+        let path = try folder.write(bytes, name: "crc.zip")
         let entry = try #require(try FeedSource(path: path).entries().first)
         do {
             _ = try Self.records(entry)
@@ -98,21 +104,22 @@ struct ZipSourceTests {
         var zip = ZipWriter()
         zip.add("stops.txt", "id\n1\n")
         let bytes = Array(zip.archive().dropLast(30))
-        let path = try TemporaryFiles.write(bytes, name: "short.zip")
+        let folder = try TemporaryFolder()
+        let path = try folder.write(bytes, name: "short.zip")
         #expect(throws: GTFSError.self) { try FeedSource(path: path).entries() }
     }
 
     @Test("Directories list their files; single files take the table from the name")
     func directoryAndFiles() throws {
-        let folder = try TemporaryFiles.directory()
+        let folder = try TemporaryFolder()
         for (name, text) in [("trips.txt", "id\n1\n"), ("stops.csv", "id\n1\n"), (".hidden", "x"), ("notes.txt", "x")] {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+            try folder.write(text, name: name)
         }
-        let entries = try FeedSource(path: folder).entries()
+        let entries = try FeedSource(path: folder.path).entries()
         #expect(entries.map(\.fileName) == ["stops.csv", "trips.txt", "notes.txt"])
         #expect(entries.map(\.table) == [.stops, .trips, nil])
         #expect(GTFSFile(fileName: "stop_times.txt.gz") == .stopTimes)
         #expect(throws: GTFSError.self) { try FeedSource(path: "-") }
-        #expect(throws: GTFSError.self) { try FeedSource(path: folder + "/missing") }
+        #expect(throws: GTFSError.self) { try FeedSource(path: folder.file("missing")) }
     }
 }

@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 import GTFS
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("FeedParser pipeline")
 struct FeedParserTests {
-    static let subset = BerlinSampleTests.root.appendingPathComponent("vbb-2025-subset").path
+    static let subset = Repository.berlin.appendingPathComponent("vbb-2025-subset").path
 
     static let expectedRows: [GTFSFile: Int] = [
         .agency: 4, .stops: 634, .routes: 82, .trips: 11_427, .calendar: 285, .calendarDates: 9_578,
@@ -52,7 +53,8 @@ struct FeedParserTests {
             zip.add("vbb/" + name, try String(contentsOfFile: Self.subset + "/" + name, encoding: .utf8))
         }
         zip.add("vbb/extra_notes.txt", "hello")
-        let path = try TemporaryFiles.write(zip.archive(), name: "vbb.zip")
+        let folder = try TemporaryFolder()
+        let path = try folder.write(zip.archive(), name: "vbb.zip")
         var rows: [GTFSFile: Int] = [:]
         var fractions: [Double] = []
         let summary = try FeedParser(source: FeedSource(path: path)).parse(
@@ -135,13 +137,12 @@ struct FeedParserTests {
 
     @Test("Strict mode stops at the first bad row with its error")
     func strict() throws {
-        let folder = try TemporaryFiles.directory()
-        try "stop_id,stop_name,stop_lat,stop_lon\n1,A,52.5,13.4\n2,B,\"52,53\",13.4\n".write(
-            toFile: folder + "/stops.txt", atomically: true, encoding: .utf8)
+        let folder = try TemporaryFolder()
+        try folder.write("stop_id,stop_name,stop_lat,stop_lon\n1,A,52.5,13.4\n2,B,\"52,53\",13.4\n", name: "stops.txt")
         #expect(throws: GTFSError.self) {
-            try FeedParser(source: FeedSource(path: folder), options: ParseOptions(strict: true)).parse { _ in }
+            try FeedParser(source: FeedSource(path: folder.path), options: ParseOptions(strict: true)).parse { _ in }
         }
-        let lenient = try FeedParser(source: FeedSource(path: folder)).parse { _ in }
+        let lenient = try FeedParser(source: FeedSource(path: folder.path)).parse { _ in }
         #expect(lenient.tables.first?.errors.map(\.description) == ["stops.txt:3: stop_lat: \"52,53\" is not a decimal number"])
     }
 }

@@ -21,10 +21,6 @@ struct ToolRunner {
         return directory
     }()
 
-    /// The package's root folder (two levels above `Tests/<Target>/Support`).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// Runs `tool` with `arguments`, feeding `stdin`, optionally through a wrapper command (e.g. setpriv);
     /// with a wrapper, its last element is the executable to run instead of `tool`'s build product.
     static func run(_ tool: String, _ arguments: [String], stdin: Data? = nil, wrapper: [String] = []) throws -> Output {
