@@ -35,7 +35,7 @@ let package = Package(
         ),
         .target(
             name: "GTFS",
-            dependencies: ["LineReader", "CZlib"],
+            dependencies: ["LineReader", "CZlib", "CLineScan"],
             swiftSettings: strictSettings
         ),
         .target(

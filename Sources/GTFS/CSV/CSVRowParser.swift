@@ -1,8 +1,10 @@
+import CLineScan
+
 /// Splits CSV records into fields, RFC 4180 as GTFS feeds use it.
 ///
-/// Rows without a quote take the fast path: fields are spans of the line itself, nothing is copied.
-/// Rows with quotes are unescaped into an owned buffer; a quoted field may span lines, in which case
-/// ``parse(line:)`` answers ``Outcome/needsMoreInput`` until the quote closes. Unquoted fields are
+/// Rows without a quote take the fast path (``scan(_:)``): fields are spans of the line itself, nothing is
+/// copied. Rows with quotes are unescaped into an owned buffer (``parseQuoted(_:)``); a quoted field may
+/// span lines, in which case the parser answers ``Outcome/needsMoreInput`` until the quote closes. Unquoted fields are
 /// trimmed of surrounding spaces; quoted fields are kept exactly (line breaks inside become `\n`).
 final class CSVRowParser {
     /// What parsing a line gave.
@@ -25,6 +27,8 @@ final class CSVRowParser {
 
     // The owned buffer for quoted records.
     private var owned: UnsafeMutableRawPointer
+    /// 64 bytes to classify the last, partial block of a line in.
+    private let tail = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
     private var ownedCapacity = 4096
     private var ownedCount = 0
 
@@ -40,6 +44,7 @@ final class CSVRowParser {
     deinit {
         fields.deallocate()
         owned.deallocate()
+        tail.deallocate()
     }
 
     /// The bytes of field `index` of the last complete record.
@@ -49,18 +54,67 @@ final class CSVRowParser {
         return UnsafeRawBufferPointer(start: base.map { $0 + Int(span.start) }, count: Int(span.end - span.start))
     }
 
-    /// Parses one line: a whole record, or the next line of a record whose quoted field is open.
+    /// One pass over a line, 64 bytes at a time: finds quotes, bytes ≥ 0x80 and NUL, and — when the line
+    /// holds no quote and no quoted record is open — splits it into fields on the way (the fast path: the
+    /// fields are spans of the line itself, and the record is complete when ``LineScan/isSplit``).
     ///
-    /// - Parameters:
-    ///   - line: the line's bytes, without its terminator.
-    ///   - hasQuote: whether the line contains `"` (from ``LineScan``).
+    /// - Parameter line: the line's bytes, without its terminator.
     @inline(__always)
-    func parse(line: UnsafeRawBufferPointer, hasQuote: Bool) -> Outcome {
-        if !hasQuote && !isContinuing {
-            splitUnquoted(line)
-            return .record
+    func scan(_ line: UnsafeRawBufferPointer) -> LineScan {
+        var result = LineScan()
+        let splitting = !isContinuing
+        if splitting {
+            base = UnsafeRawPointer(line.baseAddress)
+            fieldCount = 0
         }
-        return parseQuoted(line)
+        guard let start = line.baseAddress, line.count > 0 else {
+            if splitting {
+                appendField(0, 0)
+                result.isSplit = true
+            }
+            return result
+        }
+        let count = line.count
+        var offset = 0
+        var fieldStart = 0
+        var quotes: UInt64 = 0
+        var highs: UInt64 = 0
+        var nuls: UInt64 = 0
+        while offset < count {
+            let blockLength = min(64, count - offset)
+            let classes: CLineScan_Classes
+            let valid: UInt64
+            if blockLength == 64 {
+                classes = CLineScan_classify64(start.assumingMemoryBound(to: UInt8.self) + offset)
+                valid = ~0
+            } else {
+                // The last, partial block: classify a copy, so nothing past the line is read.
+                tail.copyMemory(from: start + offset, byteCount: blockLength)
+                classes = CLineScan_classify64(tail.assumingMemoryBound(to: UInt8.self))
+                valid = (1 << UInt64(blockLength)) &- 1
+            }
+            quotes |= classes.quotes & valid
+            highs |= classes.highs & valid
+            nuls |= classes.nuls & valid
+            if splitting && quotes == 0 {
+                var commas = classes.commas & valid
+                while commas != 0 {
+                    let comma = offset + commas.trailingZeroBitCount
+                    appendTrimmed(start, fieldStart, comma)
+                    fieldStart = comma + 1
+                    commas &= commas &- 1
+                }
+            }
+            offset += 64
+        }
+        result.hasQuote = quotes != 0
+        result.hasHighBytes = highs != 0
+        result.hasNUL = nuls != 0
+        if splitting && quotes == 0 {
+            appendTrimmed(start, fieldStart, count)
+            result.isSplit = true
+        }
+        return result
     }
 
     /// Drops a record left open (after an error or at the end of the input).
@@ -71,28 +125,7 @@ final class CSVRowParser {
         fieldCount = 0
     }
 
-    // MARK: - Fast path
-
-    @inline(__always)
-    private func splitUnquoted(_ line: UnsafeRawBufferPointer) {
-        base = UnsafeRawPointer(line.baseAddress)
-        fieldCount = 0
-        guard let start = line.baseAddress else {
-            appendField(0, 0)
-            return
-        }
-        let count = line.count
-        var fieldStart = 0
-        var index = 0
-        while index < count {
-            if start.load(fromByteOffset: index, as: UInt8.self) == 0x2C {
-                appendTrimmed(start, fieldStart, index)
-                fieldStart = index + 1
-            }
-            index += 1
-        }
-        appendTrimmed(start, fieldStart, count)
-    }
+    // MARK: - Fast path helpers
 
     @inline(__always)
     private func appendTrimmed(_ start: UnsafeRawPointer, _ from: Int, _ to: Int) {
@@ -127,7 +160,9 @@ final class CSVRowParser {
     /// After a closing quote, only spaces may come before the comma.
     private var afterClosingQuote = false
 
-    private func parseQuoted(_ line: UnsafeRawBufferPointer) -> Outcome {
+    /// Parses a line with quotes (or the next line of an open quoted record), unescaping into the parser's
+    /// own buffer: a whole record, or ``Outcome/needsMoreInput`` while a quoted field stays open.
+    func parseQuoted(_ line: UnsafeRawBufferPointer) -> Outcome {
         if !isContinuing {
             ownedCount = 0
             fieldCount = 0

@@ -40,7 +40,7 @@ final class TableParseCore {
             if bytes.isEmpty { return }
             recordStart = number
         }
-        let scan = LineScan(bytes)
+        let scan = parser.scan(bytes)
         if scan.hasNUL {
             parser.reset()
             try reject(GTFSError(.encoding, file: context.fileName, line: recordStart, message: "contains a NUL byte"))
@@ -52,9 +52,11 @@ final class TableParseCore {
             scratch.removeAll(keepingCapacity: true)
             TextDecoding.appendWindows1252(bytes, to: &scratch)
             // The quoted path copies the fields into the parser's own buffer, so nothing points into `scratch`.
-            outcome = scratch.withUnsafeBytes { parser.parse(line: $0, hasQuote: true) }
+            outcome = scratch.withUnsafeBytes { parser.parseQuoted($0) }
+        } else if scan.isSplit {
+            outcome = .record
         } else {
-            outcome = parser.parse(line: bytes, hasQuote: scan.hasQuote)
+            outcome = parser.parseQuoted(bytes)
         }
         switch outcome {
         case .needsMoreInput:
