@@ -163,13 +163,16 @@ struct InsertTests {
         ids[75] = "S74"
         let stops = try Fixtures.stops(ids: ids)
         var refused: [(String, String)] = []
+        var indexes: [Int] = []
         let inserted = try store.pool.write { db in
-            try TableInserter<Stop>().insert(stops, into: db) { stop, error in
+            try TableInserter<Stop>().insert(stops, into: db) { index, stop, error in
+                indexes.append(index)
                 refused.append((stop.stopID, error.message ?? ""))
             }
         }
         #expect(inserted == 118)
         #expect(refused.map(\.0) == ["S3", "S74"])
+        #expect(indexes == [10, 75])
         #expect(refused.allSatisfy { $0.1.contains("UNIQUE") })
         #expect(try store.rowCounts()[.stops] == 118)
         // The stop named "Stop 10" was the refused duplicate; the first S3 stays.
@@ -200,7 +203,7 @@ struct InsertTests {
             """)
         var refused: [Int?] = []
         let inserted = try store.pool.write { db in
-            try TableInserter<Transfer>().insert(transfers, into: db) { transfer, _ in refused.append(transfer.minTransferTime) }
+            try TableInserter<Transfer>().insert(transfers, into: db) { _, transfer, _ in refused.append(transfer.minTransferTime) }
         }
         #expect(inserted == 2)
         #expect(refused == [240])

@@ -33,9 +33,52 @@ public enum TableParser {
         shouldContinue: () -> Bool = { true },
         deliver: ([R]) throws -> Void
     ) throws -> TableSummary {
+        try parse(type, from: reader, fileName: fileName, options: options, numbersLines: false, shouldContinue: shouldContinue) {
+            records, _ in try deliver(records)
+        }
+    }
+
+    /// Reads every record of a file and hands over, with each batch, the line where each record starts
+    /// (so that a later stage, such as a database refusing a duplicate key, can name the line).
+    ///
+    /// - Parameters:
+    ///   - type: the record type, which names the columns.
+    ///   - reader: the file's lines.
+    ///   - fileName: the name used in errors.
+    ///   - options: strictness and batch size.
+    ///   - shouldContinue: polled between batches and every few thousand lines; return `false` to stop.
+    ///   - deliver: receives each batch of records and, index for index, their 1-based first lines.
+    /// - Returns: counts, rejected rows and warnings.
+    /// - Throws: as ``parse(_:from:fileName:options:shouldContinue:deliver:)``.
+    @inlinable
+    @discardableResult
+    public static func parseNumbered<R: GTFSRecord>(
+        _ type: R.Type,
+        from reader: Reader,
+        fileName: String,
+        options: ParseOptions = ParseOptions(),
+        shouldContinue: () -> Bool = { true },
+        deliver: ([R], [Int]) throws -> Void
+    ) throws -> TableSummary {
+        try parse(type, from: reader, fileName: fileName, options: options, numbersLines: true, shouldContinue: shouldContinue, deliver: deliver)
+    }
+
+    /// The one loop behind both entry points; `numbersLines` is a constant at each inlined call.
+    @inlinable
+    static func parse<R: GTFSRecord>(
+        _ type: R.Type,
+        from reader: Reader,
+        fileName: String,
+        options: ParseOptions,
+        numbersLines: Bool,
+        shouldContinue: () -> Bool,
+        deliver: ([R], [Int]) throws -> Void
+    ) throws -> TableSummary {
         let core = TableParseCore(fileName: fileName, columns: R.columns, options: options)
         var batch: [R] = []
+        var lines: [Int] = []
         batch.reserveCapacity(options.batchSize)
+        if numbersLines { lines.reserveCapacity(options.batchSize) }
         try readLines(of: reader, fileName: fileName) { line, stop in
             if line.number & 4095 == 0 && !shouldContinue() {
                 stop = true
@@ -43,19 +86,21 @@ public enum TableParser {
             }
             try core.consume(line.bytes, number: line.number) { row in
                 batch.append(try R(row: row))
+                if numbersLines { lines.append(row.line) }
             }
             if batch.count >= options.batchSize {
                 guard shouldContinue() else {
                     stop = true
                     return
                 }
-                try deliver(batch)
+                try deliver(batch, lines)
                 batch.removeAll(keepingCapacity: true)
+                lines.removeAll(keepingCapacity: true)
             }
         }
         if !shouldContinue() { throw CancellationError() }
         try core.finish(lineCount: reader.lineCount)
-        if !batch.isEmpty { try deliver(batch) }
+        if !batch.isEmpty { try deliver(batch, lines) }
         return core.finalSummary(bytesRead: reader.bytesRead)
     }
 

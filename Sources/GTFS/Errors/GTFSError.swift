@@ -27,6 +27,8 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
         case unreadable
         /// A rule between fields of one row is broken (conditionally required fields).
         case rule
+        /// A row repeats the primary key of an earlier row of its file (found when storing it).
+        case duplicateKey
     }
 
     /// The kind of problem.

@@ -16,6 +16,18 @@ public enum FeedSource: Sendable {
     case zip(path: String)
     /// Standard input holding one table (plain or gzip).
     case standardInput(table: GTFSFile)
+    /// Several single files, each a table named by its file name (`stops.txt.gz`, `trips.csv`), read in
+    /// ``GTFSFile/loadOrder``.
+    case files(paths: [String])
+
+    /// Whether the source is a whole feed (a directory or a zip archive) rather than single tables: a
+    /// whole feed replaces every table of a store, single tables replace only themselves.
+    public var isWholeFeed: Bool {
+        switch self {
+        case .directory, .zip: true
+        case .file, .standardInput, .files: false
+        }
+    }
 
     /// Detects the kind of source at `path`: a directory, a zip archive (by its magic bytes), or a file.
     ///
@@ -61,6 +73,8 @@ public enum FeedSource: Sendable {
         switch self {
         case .file(let path, let table):
             unordered = [Self.fileEntry(path: path, name: (path as NSString).lastPathComponent, table: table)]
+        case .files(let paths):
+            unordered = paths.map { Self.fileEntry(path: $0, name: ($0 as NSString).lastPathComponent, table: nil) }
         case .standardInput(let table):
             unordered = [
                 FeedEntry(fileName: table.fileName, table: table, byteCount: nil) { chunkSize in

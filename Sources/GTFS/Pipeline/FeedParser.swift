@@ -109,8 +109,9 @@ private struct TableVisitor: RecordTypeVisitor {
     let deliver: (RecordBatch) throws -> Void
 
     func visit<R: GTFSRecord>(_ type: R.Type) throws -> TableSummary {
-        try TableParser.parse(type, from: reader, fileName: fileName, options: options, shouldContinue: shouldContinue) { records in
-            try deliver(RecordBatch(records, fileName: fileName))
+        try TableParser.parseNumbered(type, from: reader, fileName: fileName, options: options, shouldContinue: shouldContinue) {
+            records, lines in
+            try deliver(RecordBatch(records, fileName: fileName, lines: lines))
         }
     }
 }

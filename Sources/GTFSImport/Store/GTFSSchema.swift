@@ -54,18 +54,18 @@ public enum GTFSSchema {
     /// `stop_times(stop_id, departure_time)` answers "departures at a stop" in time order; the
     /// `trips` indexes serve "trips of a route" and "trips running on a date"; the `stops`, `transfers`
     /// and `pathways` ones walk stations and interchanges.
-    public static let postLoadIndexes: [(name: String, sql: String)] = [
-        ("stop_times_stop", "CREATE INDEX IF NOT EXISTS stop_times_stop ON stop_times (stop_id, departure_time)"),
-        ("trips_route", "CREATE INDEX IF NOT EXISTS trips_route ON trips (route_id)"),
-        ("trips_service", "CREATE INDEX IF NOT EXISTS trips_service ON trips (service_id)"),
-        ("trips_shape", "CREATE INDEX IF NOT EXISTS trips_shape ON trips (shape_id)"),
-        ("calendar_dates_date", "CREATE INDEX IF NOT EXISTS calendar_dates_date ON calendar_dates (date)"),
-        ("stops_parent_station", "CREATE INDEX IF NOT EXISTS stops_parent_station ON stops (parent_station)"),
-        ("routes_agency", "CREATE INDEX IF NOT EXISTS routes_agency ON routes (agency_id)"),
-        ("transfers_from_stop", "CREATE INDEX IF NOT EXISTS transfers_from_stop ON transfers (from_stop_id)"),
-        ("pathways_from_stop", "CREATE INDEX IF NOT EXISTS pathways_from_stop ON pathways (from_stop_id)"),
-        ("pathways_to_stop", "CREATE INDEX IF NOT EXISTS pathways_to_stop ON pathways (to_stop_id)"),
-        ("stop_areas_stop", "CREATE INDEX IF NOT EXISTS stop_areas_stop ON stop_areas (stop_id)"),
+    public static let postLoadIndexes: [(name: String, table: GTFSFile, sql: String)] = [
+        ("stop_times_stop", .stopTimes, "CREATE INDEX IF NOT EXISTS stop_times_stop ON stop_times (stop_id, departure_time)"),
+        ("trips_route", .trips, "CREATE INDEX IF NOT EXISTS trips_route ON trips (route_id)"),
+        ("trips_service", .trips, "CREATE INDEX IF NOT EXISTS trips_service ON trips (service_id)"),
+        ("trips_shape", .trips, "CREATE INDEX IF NOT EXISTS trips_shape ON trips (shape_id)"),
+        ("calendar_dates_date", .calendarDates, "CREATE INDEX IF NOT EXISTS calendar_dates_date ON calendar_dates (date)"),
+        ("stops_parent_station", .stops, "CREATE INDEX IF NOT EXISTS stops_parent_station ON stops (parent_station)"),
+        ("routes_agency", .routes, "CREATE INDEX IF NOT EXISTS routes_agency ON routes (agency_id)"),
+        ("transfers_from_stop", .transfers, "CREATE INDEX IF NOT EXISTS transfers_from_stop ON transfers (from_stop_id)"),
+        ("pathways_from_stop", .pathways, "CREATE INDEX IF NOT EXISTS pathways_from_stop ON pathways (from_stop_id)"),
+        ("pathways_to_stop", .pathways, "CREATE INDEX IF NOT EXISTS pathways_to_stop ON pathways (to_stop_id)"),
+        ("stop_areas_stop", .stopAreas, "CREATE INDEX IF NOT EXISTS stop_areas_stop ON stop_areas (stop_id)"),
     ]
 
     /// Builds the indexes of ``postLoadIndexes`` that do not exist yet.
@@ -87,18 +87,24 @@ public enum GTFSSchema {
 
     /// Drops the indexes of ``postLoadIndexes`` (before a bulk load). Primary keys and the unique key
     /// indexes stay: they refuse duplicate rows as they arrive.
+    /// - Parameters:
+    ///   - db: a connection on its writer queue.
+    ///   - tables: only the indexes of these tables; all when `nil`.
     /// - Throws: `DatabaseError`.
-    public static func dropIndexes(_ db: Database) throws {
-        for index in postLoadIndexes {
+    public static func dropIndexes(_ db: Database, on tables: Set<GTFSFile>? = nil) throws {
+        for index in postLoadIndexes where tables?.contains(index.table) ?? true {
             try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)")
         }
     }
 
-    /// Deletes every row of every GTFS table (not `gtfs_meta`), as the first step of replacing a feed.
+    /// Deletes every row of the given GTFS tables (never `gtfs_meta`), as the first step of replacing a feed.
+    /// - Parameters:
+    ///   - db: a connection on its writer queue.
+    ///   - tables: the tables to empty; all when `nil`.
     /// - Throws: `DatabaseError`.
-    public static func deleteAllRows(_ db: Database) throws {
-        for table in tableNames {
-            try db.execute(sql: "DELETE FROM \(table)")
+    public static func deleteAllRows(_ db: Database, of tables: [GTFSFile]? = nil) throws {
+        for file in tables ?? GTFSFile.allCases {
+            try db.execute(sql: "DELETE FROM \(tableName(for: file))")
         }
     }
 }

@@ -15,15 +15,15 @@ extension RecordBatch {
     /// - Parameters:
     ///   - db: a connection on its writer queue.
     ///   - rowsPerStatement: rows per multi-row INSERT.
-    ///   - onConstraintViolation: receives each record SQLite refuses (a duplicate key, say); when `nil`,
-    ///     the first refusal is thrown.
+    ///   - onConstraintViolation: receives the index in the batch of each record SQLite refuses (a
+    ///     duplicate key, say) and the error; when `nil`, the first refusal is thrown.
     /// - Returns: the number of rows inserted.
     /// - Throws: `DatabaseError`, or what the handler throws.
     @discardableResult
     public func insert(
         into db: Database,
         rowsPerStatement: Int = TableInserter<Stop>.defaultRowsPerStatement,
-        onConstraintViolation: ((any SQLiteInsertable, DatabaseError) throws -> Void)? = nil
+        onConstraintViolation: ((Int, DatabaseError) throws -> Void)? = nil
     ) throws -> Int {
         try file.acceptInsertable(
             BatchInsertion(batch: self, db: db, rowsPerStatement: rowsPerStatement, onConstraintViolation: onConstraintViolation))
@@ -35,7 +35,7 @@ private struct BatchInsertion: SQLiteInsertableVisitor {
     let batch: RecordBatch
     let db: Database
     let rowsPerStatement: Int
-    let onConstraintViolation: ((any SQLiteInsertable, DatabaseError) throws -> Void)?
+    let onConstraintViolation: ((Int, DatabaseError) throws -> Void)?
 
     func visit<R: SQLiteInsertable>(_ type: R.Type) throws -> Int {
         guard let records = batch.records(as: R.self) else {
@@ -43,6 +43,6 @@ private struct BatchInsertion: SQLiteInsertableVisitor {
         }
         let inserter = TableInserter<R>(rowsPerStatement: rowsPerStatement)
         guard let onConstraintViolation else { return try inserter.insert(records, into: db) }
-        return try inserter.insert(records, into: db) { record, error in try onConstraintViolation(record, error) }
+        return try inserter.insert(records, into: db) { index, _, error in try onConstraintViolation(index, error) }
     }
 }

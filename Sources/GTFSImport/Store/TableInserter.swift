@@ -63,8 +63,8 @@ public struct TableInserter<Record: SQLiteInsertable> {
     /// - Parameters:
     ///   - records: the rows.
     ///   - db: a connection on its writer queue; a surrounding transaction makes the whole insert atomic.
-    ///   - onConstraintViolation: receives each record SQLite refuses for a key or NOT NULL constraint,
-    ///     with the error; the other records are inserted. When `nil`, the first refusal is thrown (the
+    ///   - onConstraintViolation: receives the index in `records` of each record SQLite refuses for a key
+    ///     or NOT NULL constraint, the record and the error; the other records are inserted. When `nil`, the first refusal is thrown (the
     ///     records before it stay inserted, unless the caller rolls back).
     /// - Returns: the number of rows inserted.
     /// - Throws: `DatabaseError` (a full disk, a read-only file, a refused row without handler), or what
@@ -73,7 +73,7 @@ public struct TableInserter<Record: SQLiteInsertable> {
     public func insert(
         _ records: [Record],
         into db: Database,
-        onConstraintViolation: ((Record, DatabaseError) throws -> Void)? = nil
+        onConstraintViolation: ((Int, Record, DatabaseError) throws -> Void)? = nil
     ) throws -> Int {
         let limit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
         return try records.withUnsafeBufferPointer { records in
@@ -88,7 +88,7 @@ public struct TableInserter<Record: SQLiteInsertable> {
                         try execute(statement, chunk, db)
                         inserted += rows
                     } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                        inserted += try insertOneByOne(chunk, db, onConstraintViolation)
+                        inserted += try insertOneByOne(chunk, offset: start, db, onConstraintViolation)
                     }
                     start += rows
                 }
@@ -106,8 +106,9 @@ public struct TableInserter<Record: SQLiteInsertable> {
     /// Inserts a statement's rows one at a time, to find the ones SQLite refuses.
     private func insertOneByOne(
         _ chunk: UnsafeBufferPointer<Record>,
+        offset: Int,
         _ db: Database,
-        _ onConstraintViolation: ((Record, DatabaseError) throws -> Void)?
+        _ onConstraintViolation: ((Int, Record, DatabaseError) throws -> Void)?
     ) throws -> Int {
         guard let single = statements.last else { return 0 }
         let statement = try PreparedInsert(sql: single.sql, parameterCount: columnCount, db: db)
@@ -119,7 +120,7 @@ public struct TableInserter<Record: SQLiteInsertable> {
                 inserted += 1
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 guard let onConstraintViolation else { throw error }
-                try onConstraintViolation(chunk[index], error)
+                try onConstraintViolation(offset + index, chunk[index], error)
             }
         }
         return inserted

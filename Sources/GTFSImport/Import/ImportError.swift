@@ -1,0 +1,65 @@
+public import Foundation
+public import GTFS
+
+/// Why an import did not complete. In the default atomic mode the database is then exactly as it was.
+public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// The feed cannot be imported: a file cannot be read (a missing file, a corrupt gzip or zip), a
+    /// header lacks a required column, the input holds no GTFS file, or — in strict mode — a row is bad.
+    case invalidFeed(GTFSError)
+    /// The database file cannot be used: it is not a GTFS database, or a newer schema wrote it.
+    case store(StoreError)
+    /// SQLite failed while writing: a full disk, a read-only file, a locked database.
+    ///
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - message: SQLite's explanation, e.g. `database or disk is full`.
+    case database(path: String, message: String)
+    /// The import was cancelled. In batched mode, `stoppedAt` says what stayed committed.
+    case cancelled(stoppedAt: ImportStopPoint?)
+
+    /// Whether this is a cancellation.
+    public var isCancellation: Bool {
+        if case .cancelled = self { return true }
+        return false
+    }
+
+    /// What stayed committed when a batched import was cancelled.
+    public var stoppedAt: ImportStopPoint? {
+        if case .cancelled(let point) = self { return point }
+        return nil
+    }
+
+    /// One line naming the problem, e.g. `stops.txt:12: stop_lat: "north" is not a decimal number`.
+    public var description: String {
+        switch self {
+        case .invalidFeed(let error): error.description
+        case .store(let error): error.description
+        case .database(let path, let message): "\(path): \(message)"
+        case .cancelled(let point):
+            if let point { "cancelled; committed before the cancel: \(point)" } else { "cancelled; the database is unchanged" }
+        }
+    }
+
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
+/// Where a batched import stopped: the rows committed per file so far.
+public struct ImportStopPoint: Sendable, Hashable, CustomStringConvertible {
+    /// The file being loaded when the import stopped.
+    public let fileName: String
+    /// Rows of that file committed.
+    public let rowsCommitted: Int
+    /// Rows committed per table over the import.
+    public let rowsCommittedByTable: [GTFSFile: Int]
+
+    /// Creates a stop point.
+    public init(fileName: String, rowsCommitted: Int, rowsCommittedByTable: [GTFSFile: Int]) {
+        self.fileName = fileName
+        self.rowsCommitted = rowsCommitted
+        self.rowsCommittedByTable = rowsCommittedByTable
+    }
+
+    /// `stop_times.txt after 120000 rows`.
+    public var description: String { "\(fileName) after \(rowsCommitted) rows" }
+}

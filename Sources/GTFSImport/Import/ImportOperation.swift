@@ -1,0 +1,120 @@
+public import Dispatch
+public import Foundation
+public import GTFS
+import Synchronization
+
+/// A cancellable import of a GTFS feed into a ``GTFSStore``: a Foundation `Operation`, so it can go on
+/// an `OperationQueue`, wait for dependencies, and be cancelled with `cancel()`.
+///
+/// Reading, inflating and parsing run on the parser's serial queue; SQLite writes run on the store's
+/// writer queue; a bounded hand-off sits between them, so both cores work and memory stays flat. By
+/// default the whole import is one transaction: a cancel, an error or a killed process leaves the
+/// database exactly as it was, and readers see the old feed until the new one is complete.
+///
+/// ```swift
+/// let store = try GTFSStore(path: "vbb.sqlite")
+/// let operation = ImportOperation(source: try FeedSource(path: "vbb.zip"), store: store,
+///                                 progressQueue: .main) { progress in
+///     print(Int((progress.fractionCompleted ?? 0) * 100), "%", progress.rowsStored, "rows")
+/// }
+/// operation.completionBlock = {
+///     switch operation.result {
+///     case .success(let summary)?: print(summary.rowsStored, "rows stored")
+///     case .failure(let error)?: print(error)
+///     case nil: break
+///     }
+/// }
+/// OperationQueue().addOperation(operation)
+/// ```
+public final class ImportOperation: Operation, @unchecked Sendable {
+    /// The feed.
+    public let source: FeedSource
+    /// The import's options.
+    public let options: ImportOptions
+    /// Progress in input bytes (compressed bytes for gzip and zip); cancelling it cancels the import.
+    /// It is updated at the same moments the progress handler is called.
+    public let progress: Progress
+
+    private let run: ImportRun
+    private let outcome = Mutex<Result<ImportSummary, ImportError>?>(nil)
+
+    /// Creates an import into an open store.
+    ///
+    /// - Parameters:
+    ///   - source: the feed: a file, gzip, directory, zip or standard input.
+    ///   - store: the database.
+    ///   - options: atomic or batched, strict or lenient, and the rest.
+    ///   - progressQueue: where `progressHandler` runs; a private serial queue when `nil`.
+    ///   - progressHandler: called at most once per 1% of the input and at most every 50 ms while
+    ///     loading, and once per later phase; never more than one call waits on `progressQueue`.
+    public init(
+        source: FeedSource, store: GTFSStore, options: ImportOptions = ImportOptions(),
+        progressQueue: DispatchQueue? = nil, progressHandler: (@Sendable (ImportProgress) -> Void)? = nil
+    ) {
+        self.source = source
+        self.options = options
+        let progress = Progress(totalUnitCount: -1)
+        self.progress = progress
+        self.run = ImportRun(
+            source: source, databasePath: store.path, openStore: { store }, options: options,
+            reporter: ProgressReporter(
+                queue: progressQueue ?? DispatchQueue(label: "GTFSImport.progress"), handler: progressHandler, progress: progress))
+        super.init()
+        progress.cancellationHandler = { [run] in run.cancel() }
+    }
+
+    /// Creates an import into the database at `path`, which is opened (or created) when the operation runs.
+    ///
+    /// - Parameters:
+    ///   - source: the feed.
+    ///   - databasePath: the SQLite file; opening errors become the operation's ``ImportError/store(_:)``
+    ///     or ``ImportError/database(path:message:)`` result.
+    ///   - options: atomic or batched, strict or lenient, and the rest.
+    ///   - progressQueue: where `progressHandler` runs.
+    ///   - progressHandler: as in ``init(source:store:options:progressQueue:progressHandler:)``.
+    public init(
+        source: FeedSource, databasePath: String, options: ImportOptions = ImportOptions(),
+        progressQueue: DispatchQueue? = nil, progressHandler: (@Sendable (ImportProgress) -> Void)? = nil
+    ) {
+        self.source = source
+        self.options = options
+        let progress = Progress(totalUnitCount: -1)
+        self.progress = progress
+        self.run = ImportRun(
+            source: source, databasePath: databasePath, openStore: { try GTFSStore(path: databasePath) }, options: options,
+            reporter: ProgressReporter(
+                queue: progressQueue ?? DispatchQueue(label: "GTFSImport.progress"), handler: progressHandler, progress: progress))
+        super.init()
+        progress.cancellationHandler = { [run] in run.cancel() }
+    }
+
+    /// The outcome once the operation has finished: the summary, or why it did not complete
+    /// (``ImportError/cancelled(stoppedAt:)`` after a cancel); `nil` before.
+    public var result: Result<ImportSummary, ImportError>? { outcome.withLock { $0 } }
+
+    /// Progress reports handed to the progress queue so far (each runs the handler once).
+    public var progressReportCount: Int { run.reporter.reportsSent }
+
+    /// Calls `observer` on the writer's thread as each phase after loading begins (for tests).
+    func observePhases(_ observer: @escaping @Sendable (ImportProgress.Phase) -> Void) {
+        run.phaseObserver.withLock { $0 = observer }
+    }
+
+    /// Runs the import on the operation's thread.
+    public override func main() {
+        let result: Result<ImportSummary, ImportError>
+        if isCancelled {
+            result = .failure(.cancelled(stoppedAt: nil))
+        } else {
+            result = Result { () throws(ImportError) in try run.run() }
+        }
+        outcome.withLock { $0 = result }
+    }
+
+    /// Cancels the import: it finishes within about 100 ms in every phase; in atomic mode the database
+    /// is left as it was.
+    public override func cancel() {
+        super.cancel()
+        run.cancel()
+    }
+}

@@ -1,0 +1,82 @@
+import GTFS
+
+/// The writer's counts during an import: rows stored and refused per file, commits, and what the parser
+/// reported at the end.
+struct WriterState {
+    let start: ContinuousClock.Instant
+    /// The tables the import empties and reloads.
+    let replaced: [GTFSFile]
+    /// Rows stored per table, for progress.
+    private(set) var rowsByTable: [GTFSFile: Int] = [:]
+    /// Rows stored and refused per file name.
+    private var storedByFile: [String: Int] = [:]
+    private var refusedByFile: [String: Int] = [:]
+    private var refusalsByFile: [String: [GTFSError]] = [:]
+    /// Rows stored since the last commit (batched mode).
+    private(set) var rowsSinceCommit = 0
+    /// Rows committed per table, and the file being loaded with its committed rows (batched mode).
+    private var committedByTable: [GTFSFile: Int] = [:]
+    private var committedByFile: [String: Int] = [:]
+    private var currentFile = ""
+    /// The parser's summary, once it ended.
+    var feedSummary: FeedSummary?
+
+    init(start: ContinuousClock.Instant, replaced: [GTFSFile]) {
+        self.start = start
+        self.replaced = replaced
+    }
+
+    /// Counts one stored batch.
+    mutating func stored(_ count: Int, refused: [GTFSError], of batch: RecordBatch, maxErrors: Int) {
+        currentFile = batch.fileName
+        rowsByTable[batch.file, default: 0] += count
+        storedByFile[batch.fileName, default: 0] += count
+        rowsSinceCommit += count
+        if !refused.isEmpty {
+            refusedByFile[batch.fileName, default: 0] += refused.count
+            let kept = refusalsByFile[batch.fileName, default: []].count
+            refusalsByFile[batch.fileName, default: []] += refused.prefix(max(0, maxErrors - kept))
+        }
+    }
+
+    /// Marks everything stored so far as committed.
+    mutating func commit() {
+        committedByTable = rowsByTable
+        committedByFile = storedByFile
+        rowsSinceCommit = 0
+    }
+
+    /// What stayed committed.
+    var stopPoint: ImportStopPoint {
+        ImportStopPoint(
+            fileName: currentFile, rowsCommitted: committedByFile[currentFile] ?? 0, rowsCommittedByTable: committedByTable)
+    }
+
+    /// A progress snapshot.
+    func progress(phase: ImportProgress.Phase, bytesRead: Int64, totalBytes: Int64, clock: ContinuousClock) -> ImportProgress {
+        var progress = ImportProgress()
+        progress.phase = phase
+        progress.fileName = currentFile
+        progress.bytesRead = bytesRead
+        progress.totalBytes = totalBytes >= 0 ? totalBytes : nil
+        progress.rowsByTable = rowsByTable
+        progress.elapsed = clock.now - start
+        return progress
+    }
+
+    /// The per-file results: the parser's counts joined with the writer's.
+    func tableImports(_ feed: FeedSummary, maxErrors: Int) -> [TableImport] {
+        feed.tables.compactMap { parsed in
+            guard let file = parsed.file else { return nil }
+            var table = TableImport(fileName: parsed.fileName, file: file)
+            table.rowsRead = parsed.rowsRead
+            table.rowsStored = storedByFile[parsed.fileName] ?? 0
+            table.rowsRejected = parsed.rowsRejected + (refusedByFile[parsed.fileName] ?? 0)
+            table.errors = Array((parsed.errors + (refusalsByFile[parsed.fileName] ?? [])).prefix(maxErrors))
+            table.warnings = parsed.warnings
+            table.warningCount = parsed.warningCount
+            table.bytesRead = parsed.bytesRead
+            return table
+        }
+    }
+}

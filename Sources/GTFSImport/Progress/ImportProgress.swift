@@ -1,0 +1,62 @@
+public import GTFS
+
+/// A snapshot of a running import, as the progress handler receives it.
+///
+/// ```swift
+/// operation.progressHandler = { progress in
+///     print(progress.phase, progress.fractionCompleted ?? 0, progress.rowsPerSecond)
+/// }
+/// ```
+public struct ImportProgress: Sendable {
+    /// What the import is doing.
+    public enum Phase: String, Sendable, Hashable {
+        /// Reading, parsing and storing rows.
+        case loading
+        /// Building the indexes after the load.
+        case buildingIndexes
+        /// Checking references between tables.
+        case checkingReferences
+        /// Committing the transaction.
+        case committing
+        /// Done: the last report of a completed import.
+        case finished
+    }
+
+    /// The current phase.
+    public var phase: Phase = .loading
+    /// The file being read (while loading).
+    public var fileName = ""
+    /// Raw input bytes consumed so far (compressed bytes for gzip and zip).
+    public var bytesRead: Int64 = 0
+    /// The input's total raw size, when known (not for standard input).
+    public var totalBytes: Int64?
+    /// Rows stored so far, per table.
+    public var rowsByTable: [GTFSFile: Int] = [:]
+    /// Time since the import started.
+    public var elapsed: Duration = .zero
+
+    /// Creates an empty snapshot.
+    public init() {}
+
+    /// Rows stored so far over all tables.
+    public var rowsStored: Int { rowsByTable.values.reduce(0, +) }
+
+    /// The fraction of the input consumed, 0…1, when the total is known.
+    public var fractionCompleted: Double? {
+        guard let totalBytes, totalBytes > 0 else { return nil }
+        return min(1, Double(bytesRead) / Double(totalBytes))
+    }
+
+    /// Rows stored per second so far.
+    public var rowsPerSecond: Double {
+        let seconds = elapsed.seconds
+        return seconds > 0 ? Double(rowsStored) / seconds : 0
+    }
+
+    /// The time the rest of the input should take at the rate so far (loading only; `nil` when unknown).
+    public var estimatedTimeRemaining: Duration? {
+        guard phase == .loading, let totalBytes, bytesRead > 0 else { return nil }
+        let seconds = elapsed.seconds * Double(max(0, totalBytes - bytesRead)) / Double(bytesRead)
+        return .milliseconds(Int64(seconds * 1000))
+    }
+}

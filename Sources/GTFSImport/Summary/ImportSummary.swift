@@ -1,0 +1,59 @@
+public import GTFS
+
+/// The result of a completed import: rows per table, rejected rows with their errors, warnings, the
+/// referential-integrity report, and timings.
+///
+/// ```swift
+/// let summary = try await store.importFeed(from: try FeedSource(path: "vbb.zip"))
+/// for table in summary.tables { print(table.fileName, table.rowsStored, table.rowsRejected) }
+/// for finding in summary.integrity.findings { print(finding) }
+/// ```
+public struct ImportSummary: Sendable {
+    /// One entry per file imported, in load order.
+    public var tables: [TableImport] = []
+    /// Feed-level warnings (files outside the reference, a table given twice).
+    public var warnings: [GTFSWarning] = []
+    /// The tables whose earlier rows the import replaced.
+    public var replacedTables: [GTFSFile] = []
+    /// References between tables that point nowhere, after the load.
+    public var integrity = IntegrityReport()
+    /// The commit mode used.
+    public var mode: ImportOptions.Mode = .atomic
+    /// Raw input bytes read over all files.
+    public var bytesRead: Int64 = 0
+    /// The whole import, from start to commit.
+    public var duration: Duration = .zero
+    /// Building the indexes after the load (part of ``duration``).
+    public var indexDuration: Duration = .zero
+    /// Checking references (part of ``duration``).
+    public var integrityDuration: Duration = .zero
+
+    /// Creates an empty summary.
+    public init() {}
+
+    /// The entry of one table, when the input held it.
+    public func table(_ file: GTFSFile) -> TableImport? {
+        tables.first { $0.file == file }
+    }
+
+    /// Records stored over all tables.
+    public var rowsStored: Int { tables.reduce(0) { $0 + $1.rowsStored } }
+    /// Records rejected over all tables.
+    public var rowsRejected: Int { tables.reduce(0) { $0 + $1.rowsRejected } }
+    /// Warnings over all tables and the feed.
+    public var warningCount: Int { tables.reduce(warnings.count) { $0 + $1.warningCount } }
+
+    /// Stored rows per second over the whole import.
+    public var rowsPerSecond: Double {
+        let seconds = duration.seconds
+        return seconds > 0 ? Double(rowsStored) / seconds : 0
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+}
