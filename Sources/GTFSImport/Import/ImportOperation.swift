@@ -90,13 +90,18 @@ public final class ImportOperation: Operation, @unchecked Sendable {
 
     /// The outcome once the operation has finished: the summary, or why it did not complete
     /// (``ImportError/cancelled(stoppedAt:)`` after a cancel); `nil` before.
-    public var result: Result<ImportSummary, ImportError>? { outcome.withLock { $0 } }
+    public var result: Result<ImportSummary, ImportError>? {
+        if let result = outcome.withLock({ $0 }) { return result }
+        // An operation cancelled before it started finishes without running `main()`.
+        return isCancelled && isFinished ? .failure(.cancelled(stoppedAt: nil)) : nil
+    }
 
     /// Progress reports handed to the progress queue so far (each runs the handler once).
     public var progressReportCount: Int { run.reporter.reportsSent }
 
-    /// Calls `observer` on the writer's thread as each phase after loading begins (for tests).
-    func observePhases(_ observer: @escaping @Sendable (ImportProgress.Phase) -> Void) {
+    /// Calls `observer` on the writer's thread before each file's first row is stored and as each later
+    /// phase begins (for tests).
+    func observePhases(_ observer: @escaping @Sendable (ImportProgress.Phase, String) -> Void) {
         run.phaseObserver.withLock { $0 = observer }
     }
 

@@ -22,9 +22,9 @@ final class ImportRun: Sendable {
     /// Raw bytes the parser has consumed, and the input's total (-1 when unknown), for progress.
     private let parsedBytes = Atomic<Int64>(0)
     private let totalBytes = Atomic<Int64>(-1)
-    /// Called on the writer's thread as each phase after loading begins, before its work (tests cancel
-    /// there to hit a phase deterministically).
-    let phaseObserver = Mutex<(@Sendable (ImportProgress.Phase) -> Void)?>(nil)
+    /// Called on the writer's thread before the first row of each file is stored and as each later phase
+    /// begins, with the file name while loading (tests cancel there to hit a phase deterministically).
+    let phaseObserver = Mutex<(@Sendable (ImportProgress.Phase, String) -> Void)?>(nil)
 
     init(
         source: FeedSource, databasePath: String, openStore: @escaping @Sendable () throws -> GTFSStore,
@@ -198,6 +198,7 @@ final class ImportRun: Sendable {
     /// Inserts one batch; rows the database refuses (a duplicate key) are rejected with an error that
     /// names the line, or, in strict mode, stop the import.
     private func store(_ batch: RecordBatch, _ db: Database, _ writer: inout WriterState) throws {
+        if batch.fileName != writer.currentFile { phaseObserver.withLock { $0 }?(.loading, batch.fileName) }
         let strict = options.strict
         var refused: [GTFSError] = []
         let stored = try batch.insert(into: db) { index, error in
@@ -238,7 +239,7 @@ final class ImportRun: Sendable {
 
     /// Offers a phase change to the reporter.
     private func report(_ writer: WriterState, phase: ImportProgress.Phase) {
-        phaseObserver.withLock { $0 }?(phase)
+        phaseObserver.withLock { $0 }?(phase, "")
         let bytes = parsedBytes.load(ordering: .relaxed)
         let total = totalBytes.load(ordering: .relaxed)
         reporter.offer(writer.progress(phase: phase, bytesRead: bytes, totalBytes: total, clock: ContinuousClock()))

@@ -17,7 +17,8 @@ struct WriterState {
     /// Rows committed per table, and the file being loaded with its committed rows (batched mode).
     private var committedByTable: [GTFSFile: Int] = [:]
     private var committedByFile: [String: Int] = [:]
-    private var currentFile = ""
+    /// The file whose rows were stored last.
+    private(set) var currentFile = ""
     /// The parser's summary, once it ended.
     var feedSummary: FeedSummary?
 
