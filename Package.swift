@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "GTFS", targets: ["GTFS"]),
         .library(name: "GTFSImport", targets: ["GTFSImport"]),
         .executable(name: "lines", targets: ["lines"]),
+        .executable(name: "gtfs-import", targets: ["gtfs-import"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,6 +57,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "gtfs-import",
+            dependencies: [
+                "GTFS",
+                "GTFSImport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: ["CZlib"],
@@ -74,6 +84,14 @@ let package = Package(
         .testTarget(
             name: "GTFSImportTests",
             dependencies: ["GTFSImport", "GTFS", "LineReader", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GTFSImportCLITests",
+            dependencies: [
+                "gtfs-import", "GTFSImport", "GTFS", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
     ],

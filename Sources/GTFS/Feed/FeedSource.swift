@@ -51,6 +51,8 @@ public enum FeedSource: Sendable {
             self = .directory(path: path)
         } else if FeedSource.hasZipMagic(path) {
             self = .zip(path: path)
+        } else if path.lowercased().hasSuffix(".zip") {
+            throw GTFSError(.unreadable, file: path, message: "is not a zip archive")
         } else {
             self = .file(path: path, table: table)
         }

@@ -74,7 +74,10 @@ final class ImportRun: Sendable {
         let parserDone = startParser()
         defer {
             channel.close()
-            parserDone.wait()
+            // A parser that is parsing stops at its next batch or poll, within milliseconds; one blocked
+            // reading a pipe (standard input) stops when that read returns. Wait only briefly, so a cancel
+            // never waits for the other end of a pipe.
+            _ = parserDone.wait(timeout: .now() + .milliseconds(50))
         }
 
         var writer = WriterState(start: start, replaced: replaced)
@@ -181,7 +184,13 @@ final class ImportRun: Sendable {
             guard let item = channel.next() else { throw CancellationError() }
             switch item {
             case .end(let result):
-                writer.feedSummary = try result.get()
+                let feed = try result.get()
+                // A single table that is empty (0 bytes, or no header) would silently empty its table:
+                // refuse it. In a whole feed an empty optional file is common and means "no rows".
+                if !source.isWholeFeed, let empty = feed.tables.lazy.flatMap(\.warnings).first(where: { $0.kind == .emptyFile }) {
+                    throw empty
+                }
+                writer.feedSummary = feed
                 return true
             case .batch(let batch):
                 if isCancelled { throw CancellationError() }
@@ -226,6 +235,7 @@ final class ImportRun: Sendable {
                 summary.integrity.checksRun += 1
                 if let finding = try check.run(db) { summary.integrity.findings.append(finding) }
             }
+            try ReferenceCheck.dropScratch(db)
             summary.integrityDuration = clock.now - checkStart
         }
         let facts: [(String, String)] = [

@@ -65,34 +65,44 @@ struct ReferenceCheck: Sendable {
         files.contains(file) || targets.contains { files.contains($0.file) }
     }
 
-    /// The condition that selects the dangling rows of `c`.
-    private var danglingCondition: String {
-        let missing = targets.map { target in
-            "NOT EXISTS (SELECT 1 FROM \(GTFSSchema.tableName(for: target.file)) t WHERE t.\(target.column) = c.\(column))"
-        }
-        return "c.\(column) IS NOT NULL AND " + missing.joined(separator: " AND ")
-    }
-
     /// `trips.trip_id`, or `calendar.service_id or calendar_dates.service_id`.
     var targetDescription: String {
         targets.map { "\(GTFSSchema.tableName(for: $0.file)).\($0.column)" }.joined(separator: " or ")
     }
 
-    /// Runs the check.
+    /// Runs the check: first the distinct values of the column (read from an index where one starts
+    /// with it, such as stop_times' primary key or `stop_times_stop`), then a key lookup per distinct
+    /// value, and only when some are missing a count of the rows that hold them. On 5 M stop_times this
+    /// takes 0.3–0.4 s per reference, where a lookup per row took 3–4 s.
+    ///
+    /// The values are kept in `temp.gtfs_missing`, replaced by the next check; ``dropScratch(_:)`` removes it.
     ///
     /// - Parameter db: a connection.
     /// - Returns: the finding, or `nil` when every reference resolves.
     /// - Throws: `DatabaseError` (an interrupt when the import is cancelled).
     func run(_ db: Database) throws -> IntegrityFinding? {
         let table = GTFSSchema.tableName(for: file)
-        let counts = try Row.fetchOne(
-            db, sql: "SELECT count(*), count(DISTINCT c.\(column)) FROM \(table) c WHERE \(danglingCondition)")
-        let rowCount: Int = counts?[0] ?? 0
-        guard rowCount > 0 else { return nil }
-        let examples = try String.fetchAll(
-            db, sql: "SELECT DISTINCT c.\(column) FROM \(table) c WHERE \(danglingCondition) ORDER BY 1 LIMIT 5")
+        let missing = targets.map { target in
+            "NOT EXISTS (SELECT 1 FROM \(GTFSSchema.tableName(for: target.file)) t WHERE t.\(target.column) = used.v)"
+        }
+        try db.execute(sql: "DROP TABLE IF EXISTS temp.gtfs_missing")
+        try db.execute(sql: """
+            CREATE TEMP TABLE gtfs_missing AS
+            WITH used(v) AS MATERIALIZED (SELECT DISTINCT \(column) FROM \(table) WHERE \(column) IS NOT NULL)
+            SELECT v FROM used WHERE \(missing.joined(separator: " AND "))
+            """)
+        let valueCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.gtfs_missing") ?? 0
+        guard valueCount > 0 else { return nil }
+        let examples = try String.fetchAll(db, sql: "SELECT v FROM temp.gtfs_missing ORDER BY v LIMIT 5")
+        let rowCount = try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM \(table) WHERE \(column) IN (SELECT v FROM temp.gtfs_missing)") ?? 0
         return IntegrityFinding(
-            file: file, column: column, target: targetDescription, rowCount: rowCount, valueCount: counts?[1] ?? rowCount,
-            examples: examples)
+            file: file, column: column, target: targetDescription, rowCount: rowCount, valueCount: valueCount, examples: examples)
+    }
+
+    /// Drops the scratch table of the last ``run(_:)``.
+    /// - Throws: `DatabaseError`.
+    static func dropScratch(_ db: Database) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS temp.gtfs_missing")
     }
 }

@@ -1,0 +1,149 @@
+public import Foundation
+
+/// Runs a built executable of this package and captures what it prints.
+public enum ToolRunner {
+    /// What a finished tool printed, and how it ended.
+    public struct Output: Sendable {
+        /// The exit status, or the signal number when ``wasSignalled``.
+        public let status: Int32
+        /// Whether a signal ended the process.
+        public let wasSignalled: Bool
+        /// Standard output.
+        public let stdout: Data
+        /// Standard error as text.
+        public let stderr: String
+
+        /// Standard output as text.
+        public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// A tool that is still running: feed its standard input, signal it, wait for it.
+    public final class Running: @unchecked Sendable {
+        /// The process.
+        public let process: Process
+        private let input: FileHandle
+        private let output: PipeCollector
+        private let errors: PipeCollector
+
+        init(process: Process, input: FileHandle, output: PipeCollector, errors: PipeCollector) {
+            self.process = process
+            self.input = input
+            self.output = output
+            self.errors = errors
+        }
+
+        /// Writes to the tool's standard input.
+        public func write(_ data: Data) throws {
+            try input.write(contentsOf: data)
+        }
+
+        /// Closes the tool's standard input.
+        public func closeInput() throws {
+            try input.close()
+        }
+
+        /// Sends `signal` to the process.
+        public func send(_ signal: Int32) {
+            kill(process.processIdentifier, signal)
+        }
+
+        /// Waits for the end and returns what it printed.
+        public func wait() -> Output {
+            process.waitUntilExit()
+            try? input.close()  // already closed when the test closed it; nothing to report either way
+            return Output(
+                status: process.terminationStatus, wasSignalled: process.terminationReason == .uncaughtSignal,
+                stdout: output.data(), stderr: String(decoding: errors.data(), as: UTF8.self))
+        }
+    }
+
+    /// The folder holding the test bundle and the package's executables (`.build/debug`).
+    public static let productsDirectory: URL = {
+        let executable = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
+        var directory = executable.deletingLastPathComponent()
+        // On Linux the test binary sits in the products folder; on macOS inside a .xctest bundle.
+        while directory.pathExtension == "xctest" || directory.lastPathComponent == "Contents"
+            || directory.lastPathComponent == "MacOS"
+        {
+            directory.deleteLastPathComponent()
+        }
+        return directory
+    }()
+
+    /// Starts `tool` with `arguments`, optionally through a wrapper command (e.g. setpriv); with a
+    /// wrapper, its last element is the executable to run instead of `tool`'s build product.
+    ///
+    /// - Parameters:
+    ///   - tool: the executable product's name.
+    ///   - arguments: its arguments.
+    ///   - wrapper: a command line that runs the tool.
+    ///   - directory: the working directory; the current one when `nil`.
+    /// - Returns: the running tool.
+    /// - Throws: when the process cannot start.
+    public static func start(_ tool: String, _ arguments: [String], wrapper: [String] = [], directory: String? = nil) throws -> Running {
+        let process = Process()
+        let path = productsDirectory.appendingPathComponent(tool).path
+        if wrapper.isEmpty {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: wrapper[0])
+            process.arguments = Array(wrapper.dropFirst()) + arguments
+        }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        let inPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = inPipe
+        try process.run()
+        return Running(
+            process: process, input: inPipe.fileHandleForWriting, output: PipeCollector(outPipe.fileHandleForReading),
+            errors: PipeCollector(errPipe.fileHandleForReading))
+    }
+
+    /// Runs `tool` to its end, feeding `stdin`.
+    ///
+    /// - Parameters:
+    ///   - tool: the executable product's name.
+    ///   - arguments: its arguments.
+    ///   - stdin: its standard input (empty when `nil`).
+    ///   - wrapper: a command line that runs the tool (see ``start(_:_:wrapper:directory:)``).
+    ///   - directory: the working directory.
+    /// - Returns: what it printed and its status.
+    /// - Throws: when the process cannot start.
+    public static func run(
+        _ tool: String, _ arguments: [String], stdin: Data? = nil, wrapper: [String] = [], directory: String? = nil
+    ) throws -> Output {
+        let running = try start(tool, arguments, wrapper: wrapper, directory: directory)
+        // Write stdin on another thread so a large output cannot dead-lock the pipes.
+        let input = stdin ?? Data()
+        let writer = Thread {
+            try? running.write(input)  // the tool may exit without reading everything: not an error here
+            try? running.closeInput()
+        }
+        writer.start()
+        return running.wait()
+    }
+}
+
+/// Reads a pipe to its end on a background thread.
+final class PipeCollector: @unchecked Sendable {
+    private var collected = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread {
+            self.collected = handle.readDataToEndOfFile()
+            self.done.signal()
+        }.start()
+    }
+
+    /// Everything read, once the pipe has closed.
+    func data() -> Data {
+        done.wait()
+        done.signal()
+        return collected
+    }
+}

@@ -1,0 +1,177 @@
+import ArgumentParser
+import Foundation
+import GTFS
+import GTFSImport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `gtfs-import`: loads GTFS files, a directory, a zip feed or standard input into an SQLite database.
+@main
+struct GTFSImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gtfs-import",
+        abstract: "Import a GTFS feed (files, gzip, a directory, a .zip or standard input) into SQLite.",
+        discussion: """
+            The import is one transaction: a failed, cancelled or killed import leaves the database as it was. \
+            A directory or zip replaces every table of the database; single files replace only their tables.
+
+            Exit status:
+              0    imported
+              3    imported, but some rows were rejected (see the errors on standard error, or --errors FILE)
+              1    failed; the database is unchanged
+              2    usage error
+              130  cancelled by SIGINT (Ctrl-C); 143 cancelled by SIGTERM (the database is unchanged)
+            """
+    )
+
+    @Argument(help: "GTFS files (.txt/.csv, gzipped or not), a directory, a .zip feed, or - for standard input.")
+    var inputs: [String] = []
+
+    @Option(name: .long, help: "The database file (created if needed).")
+    var db = "gtfs.sqlite"
+
+    @Option(name: .long, help: "The table of standard input (or of a file whose name does not say), e.g. stop_times.")
+    var table: String?
+
+    @Flag(name: .long, help: "Stop at the first bad row and change nothing (default: reject bad rows, import the rest).")
+    var strict = false
+
+    @Option(name: .long, help: ArgumentHelp("Commit every N rows so a live view sees rows arrive (not atomic).", valueName: "N"))
+    var batchCommit: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Bytes read from the input at a time.", valueName: "BYTES"))
+    var chunkSize = ImportOptions().chunkSize
+
+    @Flag(name: .long, help: "No progress and no summary table (errors are still reported).")
+    var quiet = false
+
+    @Flag(name: .long, help: "Print the summary as JSON on standard output.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Write every rejected row's error and every warning to FILE.", valueName: "FILE"))
+    var errors: String?
+
+    /// Exit statuses beyond ArgumentParser's.
+    enum Status {
+        static let rejectedRows: Int32 = 3
+        static let failed: Int32 = 1
+        static let usage: Int32 = 2
+    }
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give at least one input (a file, a directory, a .zip, or -)") }
+        guard chunkSize > 0 else { throw ValidationError("--chunk-size must be at least 1, got \(chunkSize)") }
+        if let batchCommit, batchCommit < 1 { throw ValidationError("--batch-commit must be at least 1, got \(batchCommit)") }
+        if let table, GTFSFile(fileName: table) == nil { throw ValidationError("--table \(table) is not a GTFS table (e.g. stops, stop_times)") }
+        if inputs.contains("-") && table == nil { throw ValidationError("standard input (-) needs --table NAME") }
+        if inputs.count > 1 && table != nil { throw ValidationError("--table applies to a single input") }
+    }
+
+    /// Parses, runs, and maps usage errors to status 2 (ArgumentParser's default is 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                StandardError.write(fullMessage(for: error) + "\n")
+                Glibc.exit(Status.usage)
+            }
+            exit(withError: error)
+        }
+    }
+
+    func run() throws {
+        let source: FeedSource
+        do {
+            source = try makeSource()
+        } catch let error as GTFSError {
+            fail(error.description)
+        }
+        var options = ImportOptions()
+        options.strict = strict
+        options.chunkSize = chunkSize
+        if let batchCommit { options.mode = .batched(rowsPerCommit: batchCommit) }
+        if errors != nil { options.maxStoredErrors = .max }
+
+        let progressQueue = DispatchQueue(label: "gtfs-import.progress")
+        let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal)
+        var handler: (@Sendable (ImportProgress) -> Void)?
+        if let line { handler = { progress in line.show(progress) } }
+        let operation = ImportOperation(
+            source: source, databasePath: db, options: options, progressQueue: progressQueue, progressHandler: handler)
+        let signals = SignalCancellation { operation.cancel() }
+
+        let queue = OperationQueue()
+        queue.addOperations([operation], waitUntilFinished: true)
+        progressQueue.sync { line?.finish() }
+
+        switch operation.result {
+        case .success(let summary)?:
+            try report(summary)
+        case .failure(let error)?:
+            if error.isCancellation, let signal = signals.received {
+                let what = error.stoppedAt.map { "rows committed before the cancel stay: \($0)" } ?? "\(db) is unchanged"
+                StandardError.line("cancelled by \(signal.name); \(what)")
+                Glibc.exit(signal.exitStatus)
+            }
+            fail(error.isCancellation ? error.description : "\(error); nothing was imported")
+        case nil:
+            fail("the import did not run")
+        }
+    }
+
+    /// The feed source the arguments name.
+    private func makeSource() throws -> FeedSource {
+        let table = self.table.flatMap { GTFSFile(fileName: $0) }
+        if inputs.count > 1 {
+            for path in inputs {
+                let source = try FeedSource(path: path)
+                guard case .file = source else { throw GTFSError(.unreadable, file: path, message: "is not a single file; give a directory or zip alone") }
+                guard GTFSFile(fileName: path) != nil else { throw noTable(path) }
+            }
+            return .files(paths: inputs)
+        }
+        let source = try FeedSource(path: inputs[0], table: table)
+        if case .file(let path, nil) = source, GTFSFile(fileName: path) == nil { throw noTable(path) }
+        return source
+    }
+
+    private func noTable(_ path: String) -> GTFSError {
+        GTFSError(.unreadable, file: path, message: "names no GTFS table (stops.txt, stop_times.txt.gz, …); give --table NAME")
+    }
+
+    /// Prints the summary and errors, writes `--errors`, and exits 3 when rows were rejected.
+    private func report(_ summary: ImportSummary) throws {
+        let sourceName = inputs.joined(separator: " ")
+        let status = summary.rowsRejected > 0 ? Status.rejectedRows : 0
+        if let errors {
+            let text = SummaryReport.allProblems(summary).map { $0 + "\n" }.joined()
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: errors))
+            } catch {
+                StandardError.line("\(errors): cannot write the errors file: \(error.localizedDescription)")
+            }
+        }
+        if json {
+            print(try SummaryJSON(summary, source: sourceName, database: db, exitStatus: status).text())
+        } else if !quiet {
+            print(SummaryReport.text(summary, source: sourceName, database: db), terminator: "")
+        }
+        for line in SummaryReport.firstErrors(summary) { StandardError.write(line + "\n") }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// One line on standard error, status 1.
+    private func fail(_ message: String) -> Never {
+        StandardError.line(message)
+        Glibc.exit(Status.failed)
+    }
+}

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Unbuffered writes to standard error and the terminal test.
+enum StandardError {
+    /// Whether standard error is a terminal (the live progress line is drawn only there).
+    static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Writes `text` as is.
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var done = 0
+            while done < bytes.count {
+                let written = Glibc.write(STDERR_FILENO, bytes.baseAddress.map { $0 + done }, bytes.count - done)
+                if written < 0 && errno == EINTR { continue }
+                // Standard error is gone: nothing else can report it.
+                if written <= 0 { return }
+                done += written
+            }
+        }
+    }
+
+    /// Writes `gtfs-import: message` and a newline.
+    static func line(_ message: String) {
+        write("gtfs-import: \(message)\n")
+    }
+}
