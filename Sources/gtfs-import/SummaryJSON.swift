@@ -29,6 +29,7 @@ struct SummaryJSON: Encodable {
     let mode: String
     let exitStatus: Int32
     let durationSeconds: Double
+    let loadSeconds: Double
     let indexSeconds: Double
     let integritySeconds: Double
     let bytesRead: Int64
@@ -52,6 +53,7 @@ struct SummaryJSON: Encodable {
         }
         self.exitStatus = exitStatus
         durationSeconds = seconds(summary.duration)
+        loadSeconds = seconds(summary.loadDuration)
         indexSeconds = seconds(summary.indexDuration)
         integritySeconds = seconds(summary.integrityDuration)
         bytesRead = summary.bytesRead

@@ -33,7 +33,8 @@ enum SummaryReport {
         lines += rows.map(render)
         lines.append("")
         lines.append(
-            "indexes \(Format.seconds(summary.indexDuration)), reference checks \(Format.seconds(summary.integrityDuration))")
+            "load \(Format.seconds(summary.loadDuration)), indexes \(Format.seconds(summary.indexDuration)), "
+                + "reference checks \(Format.seconds(summary.integrityDuration))")
         if summary.integrity.isClean {
             lines.append("integrity: all \(summary.integrity.checksRun) checked references resolve")
         } else {

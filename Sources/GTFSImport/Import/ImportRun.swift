@@ -221,6 +221,7 @@ final class ImportRun: Sendable {
     /// After the last row: indexes, the reference checks, and the import's facts in `gtfs_meta`.
     private func finishLoad(_ db: Database, _ writer: inout WriterState, _ summary: inout ImportSummary) throws {
         let clock = ContinuousClock()
+        summary.loadDuration = clock.now - writer.start
         report(writer, phase: .buildingIndexes)
         let indexStart = clock.now
         try GTFSSchema.createIndexes(db)

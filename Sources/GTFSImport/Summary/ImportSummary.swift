@@ -23,6 +23,8 @@ public struct ImportSummary: Sendable {
     public var bytesRead: Int64 = 0
     /// The whole import, from start to commit.
     public var duration: Duration = .zero
+    /// Reading, parsing and storing every row, up to the last one stored (part of ``duration``).
+    public var loadDuration: Duration = .zero
     /// Building the indexes after the load (part of ``duration``).
     public var indexDuration: Duration = .zero
     /// Checking references (part of ``duration``).
