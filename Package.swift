@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "GTFSImport", targets: ["GTFSImport"]),
         .executable(name: "lines", targets: ["lines"]),
         .executable(name: "gtfs-import", targets: ["gtfs-import"]),
+        .library(name: "GTFSSynth", targets: ["GTFSSynth"]),
+        .executable(name: "gtfs-synth", targets: ["gtfs-synth"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -57,6 +59,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "GTFSSynth",
+            dependencies: ["CZlib"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "gtfs-synth",
+            dependencies: [
+                "GTFSSynth",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "gtfs-import",
             dependencies: [
@@ -92,6 +107,11 @@ let package = Package(
                 "gtfs-import", "GTFSImport", "GTFS", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GTFSSynthTests",
+            dependencies: ["GTFSSynth", "GTFS", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file opened for writing (created or truncated, mode 0644), written with `write(2)`.
+final class FileSink: ByteSink {
+    /// The file's path, for error messages.
+    let path: String
+    /// Bytes written so far: the offset of the next byte.
+    private(set) var offset: Int64 = 0
+    private var descriptor: Int32
+
+    /// Creates or truncates `path`.
+    /// - Throws: ``SyntheticFeedError`` when the file cannot be opened.
+    init(path: String) throws {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw SyntheticFeedError.system(path, "open") }
+    }
+
+    deinit {
+        if descriptor >= 0 { _ = closeDescriptor(descriptor) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let n = writeDescriptor(descriptor, base + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SyntheticFeedError.system(path, "write")
+            }
+            done += n
+        }
+        offset += Int64(bytes.count)
+    }
+
+    /// Writes the bytes of an array.
+    func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// Closes the file, reporting a failed close (a delayed write error) instead of losing it.
+    func close() throws {
+        guard descriptor >= 0 else { return }
+        let result = closeDescriptor(descriptor)
+        descriptor = -1
+        if result != 0 { throw SyntheticFeedError.system(path, "close") }
+    }
+}
+
+extension SyntheticFeedError {
+    /// The failure of the system call just made: `cannot write: No space left on device (errno 28)`.
+    static func system(_ path: String, _ operation: String) -> SyntheticFeedError {
+        let code = errno
+        return SyntheticFeedError(path: path, message: "cannot \(operation): \(String(cString: strerror(code))) (errno \(code))")
+    }
+}
+
+/// `write(2)`, named apart from the sink's own `write(_:)`.
+private func writeDescriptor(_ descriptor: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, base, count)
+}
+
+/// `close(2)`, named apart from the sink's own `close()`.
+private func closeDescriptor(_ descriptor: Int32) -> Int32 {
+    close(descriptor)
+}

@@ -1,0 +1,30 @@
+/// `feed_info.txt`: one row naming the generator, the validity and the scale and seed as the version.
+struct FeedInfoTable: FeedTable {
+    let model: FeedModel
+    let fileName = "feed_info.txt"
+    let columns = [
+        "feed_publisher_name", "feed_publisher_url", "feed_lang", "default_lang", "feed_start_date", "feed_end_date",
+        "feed_version", "feed_contact_email", "feed_contact_url",
+    ]
+
+    func writeRows(to out: RowBuffer) throws {
+        out.text("gtfs-synth (synthetic VBB-style feed)")
+        out.comma()
+        out.ascii("https://example.org/gtfs-synth")
+        out.comma()
+        out.ascii("de")
+        out.comma()
+        out.ascii("de")
+        out.comma()
+        out.date(ServicePlan.feedStart)
+        out.comma()
+        out.date(ServicePlan.feedEnd)
+        out.comma()
+        out.text("scale \(model.scale), seed \(model.seed)")
+        out.comma()
+        out.ascii("gtfs-synth@example.org")
+        out.comma()
+        out.ascii("https://example.org/gtfs-synth/contact")
+        try out.endRow()
+    }
+}
