@@ -112,8 +112,14 @@ struct ImportOperationTests {
         // stop_times' composite key is named with both columns.
         var duplicateTimes = FeedFiles.feed(stops: 5, trips: 1, stopsPerTrip: 2)
         duplicateTimes["stop_times.txt"]? += "T0,07:00:00,07:00:00,S1,2\n"
+        // A key with optional parts (a unique index over ifnull(…)) is named by its columns too.
+        duplicateTimes["transfers.txt"] = "from_stop_id,to_stop_id,transfer_type\nS0,S1,0\nS0,S1,2\n"
         let second = try FeedFiles.directory(duplicateTimes, in: folder, name: "second")
-        let times = try #require(try store.importFeedSynchronously(from: try FeedSource(path: second)).table(.stopTimes))
+        let secondSummary = try store.importFeedSynchronously(from: try FeedSource(path: second))
+        #expect(secondSummary.table(.transfers)?.errors.map(\.description) == [
+            "transfers.txt:3: from_stop_id, to_stop_id, from_trip_id, to_trip_id, from_route_id, to_route_id: repeats the key of an earlier row; rejected"
+        ])
+        let times = try #require(secondSummary.table(.stopTimes))
         #expect(times.errors.map(\.description) == ["stop_times.txt:4: trip_id, stop_sequence: repeats the key of an earlier row; rejected"])
         #expect(times.rowsStored + times.rowsRejected == times.rowsRead)
     }

@@ -286,6 +286,12 @@ final class ImportRun: Sendable {
                 $0.trimmingCharacters(in: .whitespaces).split(separator: ".").last.map(String.init) ?? ""
             }
             if !names.contains(where: { $0.isEmpty || $0.contains(" ") }) { columns = names.joined(separator: ", ") }
+            // "UNIQUE constraint failed: index 'transfers_key'": a key with optional parts.
+            if let quoted = message[range.upperBound...].split(separator: "'").dropFirst().first,
+                let keyColumns = SchemaV1.keyIndexColumns[String(quoted)]
+            {
+                columns = keyColumns.joined(separator: ", ")
+            }
         }
         if error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY || error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return GTFSError(.duplicateKey, file: fileName, line: line, column: columns, message: "repeats the key of an earlier row; rejected")

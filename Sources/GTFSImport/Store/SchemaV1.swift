@@ -394,6 +394,23 @@ enum SchemaV1 {
     /// The keys of the tables whose reference key has optional parts. They exist from the start, so
     /// duplicates are refused as rows arrive, like primary keys. `attribution_id` is optional and keys
     /// only the rows that have one (NULLs are distinct); `agency_id` may be empty for one agency only.
+    /// The columns of each unique key index, by index name (`transfers_key` → `from_stop_id`, …), read from
+    /// ``keyIndexes``: SQLite names only the index when such a key refuses a row.
+    static let keyIndexColumns: [String: [String]] = {
+        var result: [String: [String]] = [:]
+        for sql in keyIndexes {
+            let words = sql.split(whereSeparator: \.isWhitespace)
+            guard let indexWord = words.firstIndex(of: "INDEX"), words.indices.contains(indexWord + 1),
+                let open = sql.range(of: " ("), let close = sql.range(of: ")", options: .backwards)
+            else { continue }
+            let list = sql[open.upperBound ..< close.lowerBound]
+            let columns = list.components(separatedBy: "ifnull(").joined().components(separatedBy: ", '')").joined()
+                .split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            result[String(words[indexWord + 1])] = columns
+        }
+        return result
+    }()
+
     static let keyIndexes: [String] = [
         "CREATE UNIQUE INDEX agency_key ON agency (ifnull(agency_id, ''))",
         """
