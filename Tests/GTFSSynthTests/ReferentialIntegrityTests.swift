@@ -66,6 +66,11 @@ struct ReferentialIntegrityTests {
                 #expect(trips.contains(trip), "transfer trip \(trip)")
             }
         }
+        // Each key (stops, trips, routes) once, as the reference requires and a store enforces.
+        let keys = feed.transfers.map { t in
+            [t.fromStopID, t.toStopID, t.fromTripID, t.toTripID, t.fromRouteID, t.toRouteID].map { $0 ?? "" }
+        }
+        #expect(Set(keys).count == keys.count, "\(keys.count - Set(keys).count) repeated transfer keys")
     }
 
     @Test("Stop times run forward in each trip; shapes are numbered in order")
