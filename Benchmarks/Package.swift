@@ -50,6 +50,15 @@ let package = Package(
             ],
             path: "Sources/parse-stop-times"
         ),
+        // Time from cancel() to the end of an import, per phase (scripts/compare-import.sh).
+        .executableTarget(
+            name: "import-cancel-latency",
+            dependencies: [
+                .product(name: "GTFS", package: rootPackage),
+                .product(name: "GTFSImport", package: rootPackage),
+            ],
+            path: "Sources/import-cancel-latency"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
