@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "GTFSImportCLITests",
             dependencies: [
-                "gtfs-import", "GTFSImport", "GTFS", "TestSupport",
+                "gtfs-import", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings

@@ -52,7 +52,7 @@ tt=$(printf '%s\n' "${total_times[@]}" | best)
 ix=$(printf '%s\n' "${index_times[@]}" | best)
 ck=$(printf '%s\n' "${check_times[@]}" | best)
 
-rss() { /usr/bin/time -f "%M" "$import" --quiet --db "$work/r.db" "$1" 2>&1 >/dev/null | tail -1; rm -f "$work"/r.db*; }
+rss() { /usr/bin/time -f "%M" "$import" --quiet --table stop_times --db "$work/r.db" "$1" 2>&1 >/dev/null | tail -1; rm -f "$work"/r.db*; }
 rss_small=$(rss "$file")
 rss_large="(no $data/stop_times-large.txt: run make-data.sh --large)"
 if [[ -s "$data/stop_times-large.txt" ]]; then rss_large=$(rss "$data/stop_times-large.txt"); fi
