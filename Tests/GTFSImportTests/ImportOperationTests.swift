@@ -84,6 +84,19 @@ struct ImportOperationTests {
         #expect(finding.examples == ["S0", "S1", "S2", "S3", "S4"])
     }
 
+    @Test("A file whose name names no table, imported with its table given, is reported under that table")
+    func tableGivenExplicitly() throws {
+        let folder = try TemporaryFolder()
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        let path = folder.file("haltestellen-2025.csv")
+        try Data("stop_id,stop_name,stop_lat,stop_lon\nA,a,52.5,13.4\nB,b,52.6,13.5\n".utf8).write(to: URL(fileURLWithPath: path))
+        let summary = try store.importFeedSynchronously(from: .file(path: path, table: .stops))
+        let stops = try #require(summary.table(.stops))
+        #expect(stops.fileName == "haltestellen-2025.csv")
+        #expect(stops.rowsRead == 2 && stops.rowsStored == 2)
+        #expect(summary.rowsStored == 2)
+    }
+
     @Test("Lenient: bad rows and duplicate keys are rejected with file, line and column; the rest is stored")
     func lenientRejections() throws {
         let folder = try TemporaryFolder()

@@ -21,11 +21,12 @@ final class TableParseCore {
     private var summary: TableSummary
 
     @usableFromInline
-    init(fileName: String, columns: [ColumnSpec], options: ParseOptions) {
+    init(fileName: String, file: GTFSFile, columns: [ColumnSpec], options: ParseOptions) {
         self.options = options
         self.columns = columns
         context = TableContext(fileName: fileName, columns: columns, maxStoredWarnings: options.maxStoredWarnings)
-        summary = TableSummary(fileName: fileName, file: GTFSFile(fileName: fileName))
+        // The table is the record type's, whatever the file is called (`--table stop_times` on `big.csv`).
+        summary = TableSummary(fileName: fileName, file: file)
     }
 
     /// Takes one line of the file; calls `decode` for every complete data record.

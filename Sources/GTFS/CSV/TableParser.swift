@@ -74,7 +74,7 @@ public enum TableParser {
         shouldContinue: () -> Bool,
         deliver: ([R], [Int]) throws -> Void
     ) throws -> TableSummary {
-        let core = TableParseCore(fileName: fileName, columns: R.columns, options: options)
+        let core = TableParseCore(fileName: fileName, file: R.file, columns: R.columns, options: options)
         var batch: [R] = []
         var lines: [Int] = []
         batch.reserveCapacity(options.batchSize)
