@@ -259,12 +259,24 @@ struct ImportFailureTests {
     @Test("async: cancelling the task cancels the import, and the database stays as it was")
     func asyncCancel() async throws {
         let setup = try Setup(trips: 2000, stopsPerTrip: 25)
+        // stop_times through a named pipe that stays open until after the cancel: the import cannot end first.
+        let fifo = setup.folder.file("stop_times.txt")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let text = try String(contentsOfFile: setup.next + "/stop_times.txt", encoding: .utf8)
+        let release = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            // Less than a pipe holds (64 KiB), so this write never waits for a reader that is gone.
+            handle.write(Data(text.utf8.prefix(50_000)))
+            release.wait()
+            try? handle.close()  // the reader may be gone already: nothing to report
+        }
+        writer.start()
         let started = AsyncStream<Void>.makeStream()
         let store = setup.store
-        let source = try FeedSource(path: setup.next)
         let task = Task {
-            try await store.importFeed(from: source) { progress in
-                if progress.phase == .loading { started.continuation.yield() }
+            try await store.importFeed(from: .file(path: fifo, table: nil)) { progress in
+                if progress.phase == .loading && progress.rowsStored > 0 { started.continuation.yield() }
             }
         }
         for await _ in started.stream { break }
@@ -274,6 +286,7 @@ struct ImportFailureTests {
         } throws: { error in
             (error as? ImportError)?.isCancellation == true
         }
+        release.signal()
         try setup.expectUnchanged()
         // Without a cancel, the same call completes.
         let summary = try await setup.store.importFeed(from: try FeedSource(path: setup.next))

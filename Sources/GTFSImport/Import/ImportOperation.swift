@@ -47,20 +47,13 @@ public final class ImportOperation: Operation, @unchecked Sendable {
     ///   - progressQueue: where `progressHandler` runs; a private serial queue when `nil`.
     ///   - progressHandler: called at most once per 1% of the input and at most every 50 ms while
     ///     loading, and once per later phase; never more than one call waits on `progressQueue`.
-    public init(
+    public convenience init(
         source: FeedSource, store: GTFSStore, options: ImportOptions = ImportOptions(),
         progressQueue: DispatchQueue? = nil, progressHandler: (@Sendable (ImportProgress) -> Void)? = nil
     ) {
-        self.source = source
-        self.options = options
-        let progress = Progress(totalUnitCount: -1)
-        self.progress = progress
-        self.run = ImportRun(
+        self.init(
             source: source, databasePath: store.path, openStore: { store }, options: options,
-            reporter: ProgressReporter(
-                queue: progressQueue ?? DispatchQueue(label: "GTFSImport.progress"), handler: progressHandler, progress: progress))
-        super.init()
-        progress.cancellationHandler = { [run] in run.cancel() }
+            progressQueue: progressQueue, progressHandler: progressHandler)
     }
 
     /// Creates an import into the database at `path`, which is opened (or created) when the operation runs.
@@ -72,16 +65,26 @@ public final class ImportOperation: Operation, @unchecked Sendable {
     ///   - options: atomic or batched, strict or lenient, and the rest.
     ///   - progressQueue: where `progressHandler` runs.
     ///   - progressHandler: as in ``init(source:store:options:progressQueue:progressHandler:)``.
-    public init(
+    public convenience init(
         source: FeedSource, databasePath: String, options: ImportOptions = ImportOptions(),
         progressQueue: DispatchQueue? = nil, progressHandler: (@Sendable (ImportProgress) -> Void)? = nil
+    ) {
+        self.init(
+            source: source, databasePath: databasePath, openStore: { try GTFSStore(path: databasePath) },
+            options: options, progressQueue: progressQueue, progressHandler: progressHandler)
+    }
+
+    /// The one initializer behind both: the store comes from `openStore` when the operation runs.
+    private init(
+        source: FeedSource, databasePath: String, openStore: @escaping @Sendable () throws -> GTFSStore,
+        options: ImportOptions, progressQueue: DispatchQueue?, progressHandler: (@Sendable (ImportProgress) -> Void)?
     ) {
         self.source = source
         self.options = options
         let progress = Progress(totalUnitCount: -1)
         self.progress = progress
         self.run = ImportRun(
-            source: source, databasePath: databasePath, openStore: { try GTFSStore(path: databasePath) }, options: options,
+            source: source, databasePath: databasePath, openStore: openStore, options: options,
             reporter: ProgressReporter(
                 queue: progressQueue ?? DispatchQueue(label: "GTFSImport.progress"), handler: progressHandler, progress: progress))
         super.init()
