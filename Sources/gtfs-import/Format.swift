@@ -21,9 +21,7 @@ enum Format {
 
     /// `1.23 s`.
     static func seconds(_ duration: Duration) -> String {
-        let parts = duration.components
-        let value = Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
-        let hundredths = Int((value * 100).rounded())
+        let hundredths = Int((duration / .milliseconds(10)).rounded())
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
     }

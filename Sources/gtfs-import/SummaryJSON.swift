@@ -42,9 +42,7 @@ struct SummaryJSON: Encodable {
     let warnings: [String]
 
     init(_ summary: ImportSummary, source: String, database: String, exitStatus: Int32) {
-        func seconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-        }
+        func seconds(_ duration: Duration) -> Double { duration / .seconds(1) }
         self.source = source
         self.database = database
         switch summary.mode {

@@ -44,7 +44,7 @@ struct ImportCancelLatency {
             case nil: outcome = "no result"
             }
             if let start = cancelledAt.withLock({ $0 }) {
-                let ms = Double((finishedAt - start).components.attoseconds) / 1e15 + Double((finishedAt - start).components.seconds) * 1000
+                let ms = (finishedAt - start) / .milliseconds(1)
                 print("\(phase.rawValue): \(outcome), cancel() to end \(String(format: "%.1f", ms)) ms")
             } else {
                 print("\(phase.rawValue): \(outcome), never cancelled")

@@ -61,11 +61,4 @@ final class BatchChannel: @unchecked Sendable {
         }
         return end.map { .end($0) }
     }
-
-    /// Batches waiting.
-    var count: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return batches.count
-    }
 }

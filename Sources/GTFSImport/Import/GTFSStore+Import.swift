@@ -31,11 +31,7 @@ extension GTFSStore {
                 // cooperative pool's.
                 let thread = Thread {
                     operation.start()
-                    switch operation.result {
-                    case .success(let summary)?: continuation.resume(returning: summary)
-                    case .failure(let error)?: continuation.resume(throwing: error)
-                    case nil: continuation.resume(throwing: ImportError.cancelled(stoppedAt: nil))
-                    }
+                    continuation.resume(with: operation.finalResult.mapError { $0 })
                 }
                 thread.name = "GTFSImport"
                 thread.start()
@@ -55,10 +51,6 @@ extension GTFSStore {
     public func importFeedSynchronously(from source: FeedSource, options: ImportOptions = ImportOptions()) throws(ImportError) -> ImportSummary {
         let operation = ImportOperation(source: source, store: self, options: options)
         operation.start()
-        switch operation.result {
-        case .success(let summary)?: return summary
-        case .failure(let error)?: throw error
-        case nil: throw .cancelled(stoppedAt: nil)
-        }
+        return try operation.finalResult.get()
     }
 }

@@ -99,6 +99,9 @@ public final class ImportOperation: Operation, @unchecked Sendable {
         return isCancelled && isFinished ? .failure(.cancelled(stoppedAt: nil)) : nil
     }
 
+    /// The outcome once `start()` has returned (an operation that never ran counts as cancelled).
+    var finalResult: Result<ImportSummary, ImportError> { result ?? .failure(.cancelled(stoppedAt: nil)) }
+
     /// Progress reports handed to the progress queue so far (each runs the handler once).
     public var progressReportCount: Int { run.reporter.reportsSent }
 

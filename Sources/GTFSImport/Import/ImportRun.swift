@@ -150,7 +150,7 @@ final class ImportRun: Sendable {
         summary.warnings = feed.warnings
         summary.bytesRead = feed.bytesRead
         summary.duration = clock.now - start
-        var final = writer.progress(phase: .finished, bytesRead: feed.bytesRead, totalBytes: feed.bytesRead, clock: clock)
+        var final = writer.progress(phase: .finished, bytesRead: feed.bytesRead, totalBytes: feed.bytesRead)
         final.fileName = ""
         reporter.offer(final)
         return summary
@@ -179,7 +179,6 @@ final class ImportRun: Sendable {
     /// Stores batches until the parser ends (`true`) or, in batched mode, until `commitEvery` rows
     /// have been stored since the last commit (`false`).
     private func load(_ db: Database, _ writer: inout WriterState, commitEvery: Int?) throws -> Bool {
-        let clock = ContinuousClock()
         while true {
             guard let item = channel.next() else { throw CancellationError() }
             switch item {
@@ -198,7 +197,7 @@ final class ImportRun: Sendable {
                 reporter.offer(
                     writer.progress(
                         phase: .loading, bytesRead: parsedBytes.load(ordering: .relaxed),
-                        totalBytes: totalBytes.load(ordering: .relaxed), clock: clock))
+                        totalBytes: totalBytes.load(ordering: .relaxed)))
                 if let commitEvery, writer.rowsSinceCommit >= commitEvery { return false }
             }
         }
@@ -253,7 +252,7 @@ final class ImportRun: Sendable {
         phaseObserver.withLock { $0 }?(phase, "")
         let bytes = parsedBytes.load(ordering: .relaxed)
         let total = totalBytes.load(ordering: .relaxed)
-        reporter.offer(writer.progress(phase: phase, bytesRead: bytes, totalBytes: total, clock: ContinuousClock()))
+        reporter.offer(writer.progress(phase: phase, bytesRead: bytes, totalBytes: total))
     }
 
     // MARK: - Helpers

@@ -54,14 +54,14 @@ struct WriterState {
     }
 
     /// A progress snapshot.
-    func progress(phase: ImportProgress.Phase, bytesRead: Int64, totalBytes: Int64, clock: ContinuousClock) -> ImportProgress {
+    func progress(phase: ImportProgress.Phase, bytesRead: Int64, totalBytes: Int64) -> ImportProgress {
         var progress = ImportProgress()
         progress.phase = phase
         progress.fileName = currentFile
         progress.bytesRead = bytesRead
         progress.totalBytes = totalBytes >= 0 ? totalBytes : nil
         progress.rowsByTable = rowsByTable
-        progress.elapsed = clock.now - start
+        progress.elapsed = .now - start
         return progress
     }
 

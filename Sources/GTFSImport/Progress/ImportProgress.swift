@@ -49,14 +49,13 @@ public struct ImportProgress: Sendable {
 
     /// Rows stored per second so far.
     public var rowsPerSecond: Double {
-        let seconds = elapsed.seconds
+        let seconds = elapsed / .seconds(1)
         return seconds > 0 ? Double(rowsStored) / seconds : 0
     }
 
     /// The time the rest of the input should take at the rate so far (loading only; `nil` when unknown).
     public var estimatedTimeRemaining: Duration? {
         guard phase == .loading, let totalBytes, bytesRead > 0 else { return nil }
-        let seconds = elapsed.seconds * Double(max(0, totalBytes - bytesRead)) / Double(bytesRead)
-        return .milliseconds(Int64(seconds * 1000))
+        return elapsed * (Double(max(0, totalBytes - bytesRead)) / Double(bytesRead))
     }
 }

@@ -47,15 +47,7 @@ public struct ImportSummary: Sendable {
 
     /// Stored rows per second over the whole import.
     public var rowsPerSecond: Double {
-        let seconds = duration.seconds
+        let seconds = duration / .seconds(1)
         return seconds > 0 ? Double(rowsStored) / seconds : 0
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
     }
 }
