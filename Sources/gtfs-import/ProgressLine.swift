@@ -64,8 +64,7 @@ final class ProgressLine: @unchecked Sendable {
         case .loading:
             var parts = [progress.fileName]
             if let fraction = progress.fractionCompleted { parts.append("\(Int(fraction * 100))%") }
-            let table = GTFSFile(fileName: progress.fileName)
-            let rows = table.flatMap { progress.rowsByTable[$0] } ?? 0
+            let rows = progress.table.flatMap { progress.rowsByTable[$0] } ?? 0
             parts.append("\(Format.count(rows)) rows")
             parts.append("\(Format.count(Int(progress.rowsPerSecond))) rows/s")
             if let eta = progress.estimatedTimeRemaining { parts.append("ETA \(Format.clock(eta))") }

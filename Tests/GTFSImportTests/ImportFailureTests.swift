@@ -252,6 +252,9 @@ struct ImportFailureTests {
         #expect(reports.last?.phase == .finished)
         #expect(reports.last?.fractionCompleted == 1)
         #expect(reports.last?.rowsByTable[.stopTimes] == 50_000)
+        for report in reports where report.phase == .loading {
+            #expect(report.table == GTFSFile(fileName: report.fileName), "\(report.fileName)")
+        }
         let fractions = reports.compactMap(\.fractionCompleted)
         #expect(fractions == fractions.sorted())
     }

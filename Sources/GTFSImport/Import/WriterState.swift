@@ -17,8 +17,9 @@ struct WriterState {
     /// Rows committed per table, and the file being loaded with its committed rows (batched mode).
     private var committedByTable: [GTFSFile: Int] = [:]
     private var committedByFile: [String: Int] = [:]
-    /// The file whose rows were stored last.
+    /// The file whose rows were stored last, and its table.
     private(set) var currentFile = ""
+    private var currentTable: GTFSFile?
     /// The parser's summary, once it ended.
     var feedSummary: FeedSummary?
 
@@ -30,6 +31,7 @@ struct WriterState {
     /// Counts one stored batch.
     mutating func stored(_ count: Int, refused: [GTFSError], of batch: RecordBatch, maxErrors: Int) {
         currentFile = batch.fileName
+        currentTable = batch.file
         rowsByTable[batch.file, default: 0] += count
         storedByFile[batch.fileName, default: 0] += count
         rowsSinceCommit += count
@@ -58,6 +60,7 @@ struct WriterState {
         var progress = ImportProgress()
         progress.phase = phase
         progress.fileName = currentFile
+        progress.table = currentTable
         progress.bytesRead = bytesRead
         progress.totalBytes = totalBytes >= 0 ? totalBytes : nil
         progress.rowsByTable = rowsByTable

@@ -26,6 +26,8 @@ public struct ImportProgress: Sendable {
     public var phase: Phase = .loading
     /// The file being read (while loading).
     public var fileName = ""
+    /// The table of that file (also when its name does not say, as with `--table`).
+    public var table: GTFSFile?
     /// Raw input bytes consumed so far (compressed bytes for gzip and zip).
     public var bytesRead: Int64 = 0
     /// The input's total raw size, when known (not for standard input).
