@@ -41,6 +41,18 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "package-benchmark"),
             ]
         ),
+        .executableTarget(
+            name: "GTFSImportBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "GTFS", package: rootPackage),
+                .product(name: "GTFSImport", package: rootPackage),
+            ],
+            path: "Benchmarks/GTFSImportBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "package-benchmark"),
+            ]
+        ),
         // A plain executable for the side-by-side timing against Python's csv.reader (scripts/compare-parse.sh).
         .executableTarget(
             name: "parse-stop-times",
