@@ -11,17 +11,15 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 bench="$(cd "$here/.." && pwd)"
-root="$(cd "$bench/.." && pwd)"
 runs=3
 [[ "${1:-}" == "--runs" ]] && runs="$2"
 data="$bench/data"
 file="$data/stop_times.txt"
 [[ -s $file ]] || { echo "compare-import.sh: missing $file: run scripts/make-data.sh first" >&2; exit 1; }
-(cd "$root" && swift build -c release --product gtfs-import >&2 && swift build -c release --product gtfs-synth >&2)
-(cd "$bench" && swift build -c release --product import-cancel-latency >&2)
-import="$root/.build/release/gtfs-import"
-synth="$root/.build/release/gtfs-synth"
-latency="$bench/.build/release/import-cancel-latency"
+source "$here/tools.sh"
+import="$(root_tool gtfs-import)"
+synth="$(root_tool gtfs-synth)"
+latency="$(bench_tool import-cancel-latency)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 out="$bench/results/compare-import.md"
@@ -52,7 +50,7 @@ tt=$(printf '%s\n' "${total_times[@]}" | best)
 ix=$(printf '%s\n' "${index_times[@]}" | best)
 ck=$(printf '%s\n' "${check_times[@]}" | best)
 
-rss() { /usr/bin/time -f "%M" "$import" --quiet --table stop_times --db "$work/r.db" "$1" 2>&1 >/dev/null | tail -1; rm -f "$work"/r.db*; }
+rss() { "$here/peak-rss.sh" --runs 1 --prepare "rm -f '$work'/r.db*" -- "$import" --quiet --table stop_times --db "$work/r.db" "$1"; }
 rss_small=$(rss "$file")
 rss_large="(no $data/stop_times-large.txt: run make-data.sh --large)"
 if [[ -s "$data/stop_times-large.txt" ]]; then rss_large=$(rss "$data/stop_times-large.txt"); fi
@@ -71,7 +69,7 @@ v_total=$(json_field "$work/v.json" durationSeconds)
 cancel=$("$latency" "$feed" "$work")
 
 {
-    echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr); $(sqlite3 --version | cut -d' ' -f1) (system); best of $runs runs."
+    echo "Machine: $("$here/machine.sh"); SQLite $(sqlite3 --version | cut -d' ' -f1) (system); best of $runs runs."
     echo
     echo "### stop_times.txt: $rows rows, $(($(stat -c %s "$file") / 1000000)) MB"
     echo

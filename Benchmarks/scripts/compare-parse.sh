@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Side by side on the page-cached stop_times.txt: Python's csv.reader (lists of strings) against
 # parse-stop-times (typed StopTime records through GTFS.TableParser). Prints a markdown table.
-# Usage: Benchmarks/scripts/compare-parse.sh [--runs N]   (needs data/ from scripts/make-data.sh, hyperfine)
+# Usage: Benchmarks/scripts/compare-parse.sh [--runs N]   (needs data/ from scripts/make-data.sh)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 bench="$(cd "$here/.." && pwd)"
@@ -9,26 +9,25 @@ runs=5
 [[ "${1:-}" == "--runs" ]] && runs="$2"
 file="$bench/data/stop_times.txt"
 [[ -s $file ]] || { echo "compare-parse.sh: missing $file: run scripts/make-data.sh first" >&2; exit 1; }
-(cd "$bench" && swift build -c release --product parse-stop-times >&2)
-tool="$bench/.build/release/parse-stop-times"
-python="$bench/scripts/python-csv-reader.py"
+source "$here/tools.sh"
+tool="$(bench_tool parse-stop-times)"
 rows=$(($(wc -l < "$file") - 1))
-json=$(mktemp)
-hyperfine -N --warmup 1 --runs "$runs" --export-json "$json" "python3 $python $file" "$tool $file" >&2
-python3 - "$json" "$rows" <<'PY'
-import json, sys
-results = json.load(open(sys.argv[1]))["results"]
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cat "$file" > /dev/null  # page cache
+printf '%s\t%s\n' "Python \`csv.reader\`" "python3 '$here/python-csv-reader.py' '$file'" \
+    "\`parse-stop-times\` (typed StopTime)" "'$tool' '$file'" > "$work/commands.tsv"
+timer="$("$here/time-commands.sh" --runs "$runs" "$work/commands.tsv" "$work/times.tsv")"
+echo "machine: $("$here/machine.sh"); $timer"
+echo "rows: $rows"
+python3 - "$work/times.tsv" "$rows" <<'PY'
+import sys
 rows = int(sys.argv[2])
-py, swift = results
-def line(name, r, base=None):
-    best = min(r["times"])
-    rate = rows / best / 1e6
-    ratio = "" if base is None else f"{rate / (rows / min(base['times']) / 1e6):.2f}x"
-    print(f"| {name} | {best:.3f} | {r['mean']:.3f} | {rate:.2f} | {ratio} |")
-print(f"rows: {rows}")
+results = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
 print("| Command | best s | mean s | M rows/s (best) | ratio to csv.reader |")
 print("|---|---:|---:|---:|---:|")
-line("Python `csv.reader`", py)
-line("`parse-stop-times` (typed StopTime)", swift, py)
+base = float(results[0][1])
+for index, (name, best, mean) in enumerate(results):
+    ratio = "" if index == 0 else f"{base / float(best):.2f}x"
+    print(f"| {name} | {float(best):.3f} | {float(mean):.3f} | {rows / float(best) / 1e6:.2f} | {ratio} |")
 PY
-rm -f "$json"

@@ -33,13 +33,9 @@ for f in "$file" "$gz"; do
 done
 [[ -x /usr/bin/time ]] || { echo "compare-reader.sh: /usr/bin/time missing (apt-get install -y time)" >&2; exit 1; }
 
-scratch="$root/.build-release"
-if [[ $build == 1 ]]; then
-    echo "building lines (release, scratch path $scratch)" >&2
-    (cd "$root" && swift build -c release --product lines --scratch-path "$scratch" >&2)
-fi
-lines="$(cd "$root" && swift build -c release --product lines --scratch-path "$scratch" --show-bin-path)/lines"
-[[ -x $lines ]] || { echo "compare-reader.sh: $lines not built" >&2; exit 1; }
+source "$here/tools.sh"
+[[ $build == 1 ]] || export NO_BUILD=1
+lines="$(root_tool lines)"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -73,56 +69,25 @@ lines --count .gz, 256 KiB	'$lines' --count --chunk-size 262144 '$gz'
 EOF
 
 # Timings -> times.tsv: name <TAB> best seconds <TAB> mean seconds
-if command -v hyperfine > /dev/null; then
-    timer="hyperfine $(hyperfine --version | cut -d' ' -f2), best of $runs after 1 warm-up"
-    args=()
-    while IFS=$'\t' read -r name cmd; do args+=(-n "$name" "$cmd"); done < "$work/commands.tsv"
-    hyperfine --style basic --warmup 1 --runs "$runs" --export-json "$work/hyperfine.json" "${args[@]}" \
-        2>&1 | tee "$work/hyperfine.txt" >&2
-    python3 - "$work/hyperfine.json" > "$work/times.tsv" <<'EOF'
-import json, sys
-for r in json.load(open(sys.argv[1]))["results"]:
-    print(f'{r["command"]}\t{r["min"]:.4f}\t{r["mean"]:.4f}')
-EOF
-else
-    timer="/usr/bin/time loop, best of $runs after 1 warm-up"
-    : > "$work/times.tsv"
-    while IFS=$'\t' read -r name cmd; do
-        sh -c "$cmd" > /dev/null
-        for _ in $(seq "$runs"); do
-            /usr/bin/time -f '%e' -o "$work/t" sh -c "$cmd" > /dev/null
-            cat "$work/t"
-        done | awk -v n="$name" '{s+=$1; if (NR==1||$1<m) m=$1} END {printf "%s\t%.4f\t%.4f\n", n, m, s/NR}' >> "$work/times.tsv"
-    done < "$work/commands.tsv"
-fi
+timer="$("$here/time-commands.sh" --runs "$runs" --raw "$work/run" "$work/commands.tsv" "$work/times.tsv")"
 
 # Peak RSS of lines --count: max of 3 runs, 4 KiB (default) and 256 KiB chunks, on both file sizes.
-rss() { # file chunk -> kB
-    local best=0 kb
-    for _ in 1 2 3; do
-        kb="$(/usr/bin/time -v "$lines" --count --chunk-size "$2" "$1" 2>&1 >/dev/null \
-            | awk -F': ' '/Maximum resident set size/ {print $2}')"
-        (( kb > best )) && best=$kb
-    done
-    echo "$best"
-}
 : > "$work/rss.tsv"
 for c in 4096 262144; do
-    small_kb="$(rss "$file" "$c")"
-    if [[ -s $large ]]; then large_kb="$(rss "$large" "$c")"; else large_kb=""; fi
+    small_kb="$("$here/peak-rss.sh" -- "$lines" --count --chunk-size "$c" "$file")"
+    if [[ -s $large ]]; then large_kb="$("$here/peak-rss.sh" -- "$lines" --count --chunk-size "$c" "$large")"; else large_kb=""; fi
     printf '%s\t%s\t%s\n' "$c" "$small_kb" "$large_kb" >> "$work/rss.tsv"
 done
-wc_rss="$(/usr/bin/time -v wc -l "$file" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ {print $2}')"
+wc_rss="$("$here/peak-rss.sh" --runs 1 -- wc -l "$file")"
 
 {
     echo "# compare-reader.sh, $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
-    echo "- machine: $(uname -srm), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GB RAM"
-    echo "- $(swift --version 2>/dev/null | head -1)"
+    echo "- machine: $("$here/machine.sh")"
     changed="$(git -C "$root" --no-optional-locks status --porcelain -- Sources Package.swift 2>/dev/null | wc -l)"
     echo "- lines: $lines (git $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $changed uncommitted change(s) under Sources/ and Package.swift)"
     echo "- input: $(basename "$file") $(stat -c %s "$file") bytes, $expected lines; $(basename "$gz") $(stat -c %s "$gz") bytes (gzip -6); page-cached"
-    echo "- timing: $timer; load average before / after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "- timing: $timer; load average before: $load_before"
     echo
     python3 - "$work/times.tsv" "$(stat -c %s "$file")" <<'EOF'
 import sys
@@ -169,9 +134,9 @@ EOF
 if [[ -n $out ]]; then
     mkdir -p "$(dirname "$out")"
     cp "$work/report.md" "$out"
-    if [[ -f $work/hyperfine.json ]]; then
-        cp "$work/hyperfine.json" "${out%.md}.hyperfine.json"
-        cp "$work/hyperfine.txt" "${out%.md}.hyperfine.txt"
+    if [[ -f $work/run.hyperfine.json ]]; then
+        cp "$work/run.hyperfine.json" "${out%.md}.hyperfine.json"
+        cp "$work/run.hyperfine.txt" "${out%.md}.hyperfine.txt"
     fi
     echo "wrote $out" >&2
 fi

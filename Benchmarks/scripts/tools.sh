@@ -1,0 +1,22 @@
+# Sourced by the scripts: builds the tools they time, in release mode, and gives their paths.
+#   root_tool NAME    a product of the root package (lines, gtfs-import, gtfs-synth), built with
+#                     --scratch-path <root>/.build-release so that it leaves the root's .build alone
+#   bench_tool NAME   a product of this package (parse-stop-times, import-cancel-latency), built in .build
+# Both print the executable's path on standard output and the build's output on standard error.
+# Set NO_BUILD=1 to reuse what is built.
+tools_bench="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tools_root="$(cd "$tools_bench/.." && pwd)"
+
+tools_build() { # package-directory product [swift build options...]
+    local directory="$1" product="$2" bin
+    shift 2
+    if [[ ${NO_BUILD:-0} != 1 ]]; then
+        (cd "$directory" && swift build -c release --product "$product" "$@" >&2)
+    fi
+    bin="$(cd "$directory" && swift build -c release "$@" --show-bin-path)/$product"
+    [[ -x $bin ]] || { echo "tools.sh: $bin is not built" >&2; return 1; }
+    echo "$bin"
+}
+
+root_tool() { tools_build "$tools_root" "$1" --scratch-path "$tools_root/.build-release"; }
+bench_tool() { tools_build "$tools_bench" "$1"; }
