@@ -51,7 +51,11 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 1,
         scalingFactor: .one,
         maxDuration: .seconds(15),
-        maxIterations: 5
+        maxIterations: 5,
+        thresholds: [
+            // The same count in every iteration and every run (checked with Thresholds/6.3): allow no drift beyond 2.
+            .mallocCountTotal: .init(absolute: [.p90: 2])
+        ]
     )
 
     func run<R: GTFSRecord>(_ type: R.Type, _ benchmark: Benchmark) {
