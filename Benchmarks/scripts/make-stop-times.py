@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Writes a deterministic, synthetic VBB-like GTFS stop_times.txt.
 
-Usage: make-stop-times.py [ROWS] [OUTPUT] [--seed N]
+Usage: make-stop-times.py [ROWS] [OUTPUT] [--seed N] [--feed DIR]
 
 ROWS defaults to 5,000,000 (about 289 MB), OUTPUT to stop_times.txt. The same ROWS and seed always give
 the same bytes: the generator uses its own seeded random.Random and only random(), whose
 sequences are stable across Python 3 versions.
+
+With --feed DIR the rows belong to that feed: trip ids are the ones of DIR/trips.txt, in file order, and stop
+ids are drawn from the stops of DIR/stops.txt (location_type empty or 0); it stops after the last trip or at
+ROWS rows, whichever comes first. Used to give the Berlin 2025 subset the stop_times.txt it lacks.
 
 Rows look like VBB's 2025 feed: 9-digit trip ids, HH:MM:SS times that run past 24:00:00 for late trips
 (about 6% of the rows), VBB stop ids (de:11000:900100003::2, a few de:11000:900120005:1:50), stop_sequence
@@ -16,6 +20,7 @@ like the real feed.
 """
 
 import argparse
+import csv
 import random
 import sys
 
@@ -28,6 +33,7 @@ def main() -> int:
     parser.add_argument("rows", nargs="?", type=int, default=5_000_000, help="data rows (default 5,000,000)")
     parser.add_argument("output", nargs="?", default="stop_times.txt", help="output path (default stop_times.txt)")
     parser.add_argument("--seed", type=int, default=20250601, help="random seed (default 20250601)")
+    parser.add_argument("--feed", help="a GTFS directory whose trips.txt and stops.txt the rows refer to")
     args = parser.parse_args()
     if args.rows < 0:
         parser.error("rows must be >= 0")
@@ -51,12 +57,16 @@ def main() -> int:
             stops.append(f"de:{district}:{station}:{1 + int(rand() * 9)}:{50 + int(rand() * 50)}")
         else:
             stops.append(f"de:{district}:{station}::{1 + int(rand() * 9)}")
+    feed_trips = None
+    if args.feed:
+        stops = feed_column(args.feed, "stops.txt", "stop_id", lambda row: row.get("location_type", "") in ("", "0"))
+        feed_trips = iter(feed_column(args.feed, "trips.txt", "trip_id"))
     # Route patterns as in a real feed: a fixed stop sequence with fixed run and dwell times, served by
     # many trips that differ only in their start time (the repetition gzip exploits).
     patterns = []
     for _ in range(6_000):
         length = 6 + int(rand() * 40)  # 6..45 stops, mean ~25
-        first = int(rand() * (len(stops) - length))
+        first = int(rand() * max(1, len(stops) - length))
         step = 1 + int(rand() * 7)
         offset = 0
         rows = []
@@ -87,7 +97,10 @@ def main() -> int:
             if written >= args.rows or start > 25 * 3600:
                 break
             trip_id += 1
-            trip = str(trip_id)
+            trip = str(trip_id) if feed_trips is None else next(feed_trips, None)
+            if trip is None:
+                args.rows = written  # every trip of the feed has its rows
+                break
             # Traffic: each stop may add a minute to the trip's running time.
             delay = 0
             for a, d, rest in pattern[: args.rows - written]:
@@ -107,6 +120,12 @@ def main() -> int:
     out.write("".join(block))
     out.close()
     return 0
+
+
+def feed_column(directory, file_name, column, keep=lambda row: True):
+    """The values of one column of a GTFS file, in file order, for the rows `keep` accepts."""
+    with open(f"{directory}/{file_name}", newline="", encoding="utf-8-sig") as handle:
+        return [row[column] for row in csv.DictReader(handle) if keep(row)]
 
 
 if __name__ == "__main__":
