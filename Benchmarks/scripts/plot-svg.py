@@ -39,7 +39,7 @@ def chart(title, x_label, y_label, x_ticks, series, references, notes):
     """An SVG line chart with a logarithmic x axis and a linear y axis from 0.
 
     x_ticks: [(x, label)]; series: [(name, [(x, y, label)])]; references: [(name, y)] drawn as dashed
-    horizontal lines; notes: footnote lines.
+    horizontal lines, their values in the legend; notes: footnote lines.
     """
     xs = [x for x, _ in x_ticks]
     margin = (math.log(max(xs)) - math.log(min(xs))) * 0.05  # keep the end points off the frame
@@ -77,11 +77,9 @@ def chart(title, x_label, y_label, x_ticks, series, references, notes):
         color = COLORS[(len(series) + index) % len(COLORS)]
         out.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{py(y):.1f}" y2="{py(y):.1f}" stroke="{color}" '
                    f'stroke-dasharray="6 4"/>')
-        out.append(f'<text x="{LEFT + plot_w - 4}" y="{py(y) - 5:.1f}" text-anchor="end" fill="{color}">'
-                   f'{y:,.0f}</text>')
         out.append(f'<line x1="{LEFT + plot_w + 14}" x2="{LEFT + plot_w + 38}" y1="{legend_y}" y2="{legend_y}" '
                    f'stroke="{color}" stroke-dasharray="6 4"/>')
-        out.append(f'<text x="{LEFT + plot_w + 44}" y="{legend_y + 4}">{escape(name)}</text>')
+        out.append(f'<text x="{LEFT + plot_w + 44}" y="{legend_y + 4}">{escape(name)}: {y:,.0f}</text>')
         legend_y += 20
     for index, (name, points) in enumerate(series):
         color = COLORS[index % len(COLORS)]
