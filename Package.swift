@@ -30,6 +30,11 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
         .target(name: "CLineScan"),
         .target(
             name: "LineReader",
@@ -38,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "GTFS",
-            dependencies: ["LineReader", "CZlib", "CLineScan"],
+            dependencies: ["LineReader", "CZlib", "CLineScan", "CCrypto"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -71,6 +71,16 @@ public final class Reader {
     private var probeOffset = 0
     private var failure: (any Error)?
 
+    /// Called with every chunk of decoded bytes (inflated where the input is gzip) as the reader takes it
+    /// from the source, before it is split into lines: every byte of the content once, in order. Set it
+    /// before the first read, e.g. to hash or copy the content.
+    ///
+    /// ```swift
+    /// var size = 0
+    /// reader.chunkObserver = { chunk in size += chunk.count }
+    /// ```
+    public var chunkObserver: ((UnsafeRawBufferPointer) -> Void)?
+
     /// Raw bytes read from the source so far (compressed bytes for gzip input): the progress measure.
     public private(set) var bytesRead: Int64 = 0
 
@@ -203,10 +213,18 @@ public final class Reader {
         return options.chunkSize
     }
 
-    /// Reads the next chunk of decoded (inflated where needed) bytes.
+    /// Reads the next chunk of decoded (inflated where needed) bytes and shows it to ``chunkObserver``.
     ///
     /// - Returns: the byte count, `0` at the end of the input.
     func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = try readDecoded(into: buffer)
+        if count > 0, let chunkObserver {
+            chunkObserver(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+        return count
+    }
+
+    private func readDecoded(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         switch stage {
         case .plain:
             if probeOffset < probe.count { return takeProbe(into: buffer) }
@@ -217,7 +235,7 @@ public final class Reader {
             return try inflater.inflate(into: buffer, from: source, compressedBytesRead: &bytesRead)
         case .undetected:
             try detectEncoding()
-            return try readChunk(into: buffer)
+            return try readDecoded(into: buffer)
         }
     }
 

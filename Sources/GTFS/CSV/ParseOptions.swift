@@ -12,6 +12,13 @@ public struct ParseOptions: Sendable {
     /// Rejected-row errors kept per file (all are counted).
     public var maxStoredErrors: Int
 
+    /// Whether each file's content is hashed (SHA-256 of its decoded bytes) into ``TableSummary/contentHash``
+    /// as it is parsed. Default `false`.
+    public var hashesContent = false
+    /// The only tables a ``FeedParser`` parses; the feed's other files are left unread (and not reported
+    /// as skipped). `nil`, the default, parses every table.
+    public var tables: Set<GTFSFile>?
+
     /// Creates options; every parameter has the documented default.
     public init(
         strict: Bool = false, batchSize: Int = 1024, chunkSize: Int = 64 * 1024,

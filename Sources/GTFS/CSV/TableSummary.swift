@@ -21,6 +21,10 @@ public struct TableSummary: Sendable {
     /// Raw input bytes read (compressed bytes for gzip and zip).
     public var bytesRead: Int64 = 0
 
+    /// The SHA-256 of the file's decoded content (64 hex digits) when ``ParseOptions/hashesContent`` is set
+    /// and the file was read to its end.
+    public var contentHash: String?
+
     /// Creates an empty summary for a file.
     public init(fileName: String, file: GTFSFile?) {
         self.fileName = fileName

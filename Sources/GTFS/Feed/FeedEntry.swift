@@ -8,7 +8,21 @@ public struct FeedEntry: Sendable {
     public let table: GTFSFile?
     /// The raw size in bytes when known (compressed size for gzip and zip entries): the progress total.
     public let byteCount: Int64?
+    /// Whether the file can be read more than once with the same content: a regular file or a zip entry,
+    /// not standard input, a pipe or a device.
+    public let isRereadable: Bool
     let open: @Sendable (_ chunkSize: Int) throws -> OpenedEntry
+
+    init(
+        fileName: String, table: GTFSFile?, byteCount: Int64?, isRereadable: Bool,
+        open: @escaping @Sendable (_ chunkSize: Int) throws -> OpenedEntry
+    ) {
+        self.fileName = fileName
+        self.table = table
+        self.byteCount = byteCount
+        self.isRereadable = isRereadable
+        self.open = open
+    }
 
     /// Opens the file for reading.
     ///
@@ -19,6 +33,30 @@ public struct FeedEntry: Sendable {
     public func makeReader(chunkSize: Int = 64 * 1024) throws -> (reader: Reader, rawBytesRead: () -> Int64) {
         let opened = try open(chunkSize)
         return (opened.reader, opened.rawBytesRead)
+    }
+
+    /// Reads the whole file and returns the SHA-256 of its decoded content, as ``FeedParser`` computes it
+    /// with ``ParseOptions/hashesContent``: 64 hex digits, equal to `sha256sum` of the plain file (of the
+    /// inflated file for gzip and zip entries).
+    ///
+    /// - Parameters:
+    ///   - chunkSize: bytes per read.
+    ///   - shouldContinue: polled once per line; return `false` to stop (the call then throws `CancellationError`).
+    /// - Returns: the hex digest.
+    /// - Throws: ``GTFSError`` (`unreadable`) naming the file, or `CancellationError`.
+    public func contentHash(chunkSize: Int = 64 * 1024, shouldContinue: () -> Bool = { true }) throws -> String {
+        let (reader, _) = try makeReader(chunkSize: chunkSize)
+        let hasher = ContentHasher()
+        reader.chunkObserver = { hasher.update($0) }
+        do {
+            _ = try reader.forEachLine { _ in if !shouldContinue() { throw CancellationError() } }
+        } catch let error as ReaderError {
+            throw GTFSError.unreadable(fileName, error)
+        }
+        guard let hash = hasher.finish() else {
+            throw GTFSError(.unreadable, file: fileName, message: "SHA-256 is not available from libcrypto")
+        }
+        return hash
     }
 }
 

@@ -79,7 +79,7 @@ public enum FeedSource: Sendable {
             unordered = paths.map { Self.fileEntry(path: $0, name: ($0 as NSString).lastPathComponent, table: nil) }
         case .standardInput(let table):
             unordered = [
-                FeedEntry(fileName: table.fileName, table: table, byteCount: nil) { chunkSize in
+                FeedEntry(fileName: table.fileName, table: table, byteCount: nil, isRereadable: false) { chunkSize in
                     let reader = try Reader(
                         source: UTF16Source(FileSource.standardInput()), options: .init(chunkSize: chunkSize))
                     return OpenedEntry(reader: reader, rawBytesRead: { reader.bytesRead })
@@ -114,8 +114,10 @@ public enum FeedSource: Sendable {
     }
 
     private static func fileEntry(path: String, name: String, table: GTFSFile?) -> FeedEntry {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
-        return FeedEntry(fileName: name, table: table ?? GTFSFile(fileName: name), byteCount: size) { chunkSize in
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = (attributes?[.size] as? NSNumber)?.int64Value
+        let isRegular = attributes?[.type] as? FileAttributeType == .typeRegular
+        return FeedEntry(fileName: name, table: table ?? GTFSFile(fileName: name), byteCount: size, isRereadable: isRegular) { chunkSize in
             let reader: Reader
             do {
                 reader = try Reader(source: UTF16Source(FileSource(path: path)), options: .init(chunkSize: chunkSize))
@@ -139,7 +141,7 @@ public enum FeedSource: Sendable {
         return files.map { entry in
             let name = prefix.isEmpty || !entry.name.hasPrefix(prefix) ? entry.name : String(entry.name.dropFirst(prefix.count))
             let table = name.contains("/") ? nil : GTFSFile(fileName: name)
-            return FeedEntry(fileName: name, table: table, byteCount: entry.compressedSize) { chunkSize in
+            return FeedEntry(fileName: name, table: table, byteCount: entry.compressedSize, isRereadable: true) { chunkSize in
                 let source = try ZipEntrySource(archive: shared.archive, entry: entry)
                 let reader = try Reader(source: UTF16Source(source), options: .init(chunkSize: chunkSize))
                 return OpenedEntry(reader: reader, rawBytesRead: { source.compressedBytesRead })

@@ -46,7 +46,7 @@ public struct FeedParser: Sendable {
         progress: (FeedProgress) -> Void = { _ in },
         consume: (RecordBatch) throws -> Void
     ) throws -> FeedSummary {
-        let plan = Self.readingPlan(try source.entries())
+        let plan = Self.readingPlan(try source.entries(), only: options.tables)
         let sizes = plan.tables.map(\.entry.byteCount)
         let total: Int64? = sizes.contains(where: { $0 == nil }) ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
         var summary = FeedSummary()
@@ -56,9 +56,11 @@ public struct FeedParser: Sendable {
         for (entry, table) in plan.tables {
             guard shouldContinue() else { throw CancellationError() }
             let (reader, rawBytesRead) = try entry.makeReader(chunkSize: options.chunkSize)
+            let hasher = options.hashesContent ? ContentHasher() : nil
+            if let hasher { reader.chunkObserver = { hasher.update($0) } }
             let before = state.bytesRead
             state.fileName = entry.fileName
-            let tableSummary = try withoutActuallyEscaping(shouldContinue) { shouldContinue in
+            var tableSummary = try withoutActuallyEscaping(shouldContinue) { shouldContinue in
                 try withoutActuallyEscaping({ (batch: RecordBatch) throws in
                     try consume(batch)
                     state.rowsByFile[entry.fileName, default: 0] += batch.count
@@ -73,6 +75,7 @@ public struct FeedParser: Sendable {
             }
             state.bytesRead = before + rawBytesRead()
             progress(state)
+            tableSummary.contentHash = hasher?.finish()
             summary.tables.append(tableSummary)
         }
         summary.bytesRead = state.bytesRead
@@ -81,7 +84,9 @@ public struct FeedParser: Sendable {
 
     /// Which entries are parsed (tables of the reference, each once, in order) and which are skipped,
     /// each skipped one with the warning that says why.
-    private static func readingPlan(_ entries: [FeedEntry]) -> (tables: [(entry: FeedEntry, table: GTFSFile)], skipped: [GTFSWarning]) {
+    private static func readingPlan(
+        _ entries: [FeedEntry], only: Set<GTFSFile>?
+    ) -> (tables: [(entry: FeedEntry, table: GTFSFile)], skipped: [GTFSWarning]) {
         var tables: [(entry: FeedEntry, table: GTFSFile)] = []
         var skipped: [GTFSWarning] = []
         var seen = Set<GTFSFile>()
@@ -90,6 +95,7 @@ public struct FeedParser: Sendable {
                 skipped.append(GTFSError(.invalidValue, file: entry.fileName, message: "is not a file of the GTFS reference; skipped"))
                 continue
             }
+            if let only, !only.contains(table) { continue }
             guard seen.insert(table).inserted else {
                 skipped.append(GTFSError(.invalidValue, file: entry.fileName, message: "holds \(table.fileName) a second time; skipped"))
                 continue

@@ -123,14 +123,18 @@ struct FeedParserTests {
     func asyncCancellation() async throws {
         let parser = FeedParser(source: try FeedSource(path: Self.subset), options: ParseOptions(batchSize: 50))
         let seen = Atomic<Int>(0)
+        let cancelled = Atomic<Bool>(false)
         let task = Task {
             try await parser.parse { _ in
-                seen.add(1, ordering: .relaxed)
-                usleep(500)
+                // The fifth batch waits for the cancel, so the parse cannot end before it however busy the machine.
+                if seen.add(1, ordering: .relaxed).newValue == 5 {
+                    while !cancelled.load(ordering: .acquiring) { usleep(1000) }
+                }
             }
         }
         while seen.load(ordering: .relaxed) < 5 { try await Task.sleep(nanoseconds: 1_000_000) }
         task.cancel()
+        cancelled.store(true, ordering: .releasing)
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(seen.load(ordering: .relaxed) < 500)
     }

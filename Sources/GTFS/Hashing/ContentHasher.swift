@@ -1,0 +1,57 @@
+import CCrypto
+
+/// A streaming SHA-256 of the bytes handed to it (OpenSSL's libcrypto, with the CPU's SHA extensions
+/// where present), written as 64 lowercase hex digits: what `sha256sum` prints for the same bytes.
+///
+/// ```swift
+/// let hasher = ContentHasher()
+/// hasher.update(bytes)
+/// print(hasher.finish())   // "e3b0c442…"
+/// ```
+public final class ContentHasher {
+    private let context: OpaquePointer?
+
+    /// Starts a hash.
+    public init() {
+        let created = EVP_MD_CTX_new()
+        if let created, EVP_DigestInit_ex(created, EVP_sha256(), nil) != 1 {
+            EVP_MD_CTX_free(created)
+            context = nil
+        } else {
+            context = created
+        }
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    /// Adds bytes.
+    /// - Parameter bytes: the next bytes of the content.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let context, let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        EVP_DigestUpdate(context, base, bytes.count)
+    }
+
+    /// Adds bytes.
+    /// - Parameter bytes: the next bytes of the content.
+    public func update(_ bytes: some Collection<UInt8>) {
+        var copy = Array(bytes)
+        copy.withUnsafeMutableBytes { update(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The hash of everything added, as 64 lowercase hex digits. Call it once.
+    /// - Returns: the hex digest, or `nil` when libcrypto could not provide SHA-256.
+    public func finish() -> String? {
+        guard let context else { return nil }
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else { return nil }
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(64)
+        for byte in digest.prefix(32) {
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
