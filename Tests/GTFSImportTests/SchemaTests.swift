@@ -23,13 +23,14 @@ struct SchemaTests {
             #expect(try Int.fetchOne(db, sql: "PRAGMA page_size") == 8192)
             #expect(try Int32.fetchOne(db, sql: "PRAGMA application_id") == GTFSSchema.applicationID)
             #expect(try Int.fetchOne(db, sql: "SELECT value FROM gtfs_meta WHERE key = 'schema_version'") == GTFSSchema.version)
-            #expect(try GTFSSchema.migrator.appliedIdentifiers(db) == ["v1"])
+            #expect(try GTFSSchema.migrator.appliedIdentifiers(db) == ["v1", "v2"])
+            #expect(tables.isSuperset(of: ["feeds", "feed_tables", "imports"]))
         }
         #expect(try store.rowCounts().values.allSatisfy { $0 == 0 })
         #expect(try store.rowCounts().count == GTFSFile.allCases.count)
     }
 
-    @Test("Every table's columns are the record type's GTFS fields, in reference order")
+    @Test("Every table's columns are `feed` and then the record type's GTFS fields, in reference order")
     func columnsMatchRecords() throws {
         let folder = try TemporaryFolder()
         let store = try GTFSStore(path: folder.file("feed.sqlite"))
@@ -41,7 +42,7 @@ struct SchemaTests {
                 #expect(type.tableName == file.rawValue)
                 #expect(type.columnNames == type.columns.map(\.name))
                 let columns = try GRDB.Row.fetchAll(db, sql: "PRAGMA table_info(\(type.tableName))").map { $0["name"] as String }
-                #expect(columns == type.columnNames, "\(file.fileName)")
+                #expect(columns == ["feed"] + type.columnNames, "\(file.fileName)")
             }
         }
     }
@@ -83,7 +84,8 @@ struct SchemaTests {
             for (table, key) in expected {
                 let info = try GRDB.Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
                 let pk = info.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
-                #expect(pk == key, "\(table)")
+                // Every key ends with the feed, so each feed has its own ids.
+                #expect(pk == (key.isEmpty ? [] : key + ["feed"]), "\(table)")
             }
             let withoutRowID = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE sql LIKE '%WITHOUT ROWID%' ORDER BY name")
             #expect(withoutRowID == ["shapes", "stop_times"])

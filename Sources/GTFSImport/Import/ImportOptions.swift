@@ -27,6 +27,21 @@ public struct ImportOptions: Sendable {
         case importedTables
     }
 
+    /// How an import meets a feed the store already holds.
+    public enum Update: Sendable, Hashable {
+        /// Incremental when the store holds the feed and the mode is atomic: files whose content hash
+        /// matches the stored version are not read again, the others are compared by key and only the
+        /// rows that differ are written. A first import, or one in batched mode, is a full import.
+        case automatic
+        /// Replace the feed's tables whole, as a first import does.
+        case full
+    }
+
+    /// The feed the rows belong to: several feeds live side by side in one store, each under its name
+    /// (`feed` column, `feeds` table). `default` when not given.
+    public var feed = "default"
+    /// Incremental when possible (the default) or a full replacement.
+    public var update: Update = .automatic
     /// Atomic (the default) or batched commits.
     public var mode: Mode = .atomic
     /// Strict: the first bad row (a value of the wrong type, a duplicate key) stops the import and
@@ -46,7 +61,7 @@ public struct ImportOptions: Sendable {
     /// Errors and warnings kept per table in the summary (all are counted).
     public var maxStoredErrors = ParseOptions().maxStoredErrors
 
-    /// Creates the default options: atomic, lenient, references checked.
+    /// Creates the default options: feed `default`, incremental when possible, atomic, lenient, references checked.
     public init() {}
 
     /// The parser's options derived from these.
@@ -57,6 +72,7 @@ public struct ImportOptions: Sendable {
         options.batchSize = batchSize
         options.maxStoredErrors = maxStoredErrors
         options.maxStoredWarnings = maxStoredErrors
+        options.hashesContent = true
         return options
     }
 }

@@ -65,13 +65,63 @@ final class ImportRun: Sendable {
     private func runImport() throws -> ImportSummary {
         let clock = ContinuousClock()
         let start = clock.now
+        let startDate = Date()
         if isCancelled { throw CancellationError() }
         let imported = try Self.importedTables(of: source)
-        let replacement = options.replacement ?? (source.isWholeFeed ? .allTables : .importedTables)
-        let replaced = replacement == .allTables ? GTFSFile.allCases : GTFSFile.allCases.filter(imported.contains)
         let store = try openStore()
+        // From here on every outcome is recorded in `imports`.
+        var kind = ImportSummary.Kind.full
+        do {
+            let existing = try store.pool.read { db in try FeedCatalog.state(db, name: options.feed) }
+            let incremental = existing != nil && options.update == .automatic && options.mode == .atomic
+            kind = incremental ? .incremental : .full
+            var plan = ImportPlan(
+                imported: imported, existing: existing, incremental: incremental,
+                replaceAll: (options.replacement ?? (source.isWholeFeed ? .allTables : .importedTables)) == .allTables)
+            if incremental, let existing {
+                let hashStart = clock.now
+                report(WriterState(start: start, replaced: []), phase: .hashing)
+                try plan.findUnchangedFiles(in: source, stored: existing, chunkSize: options.chunkSize) { !self.isCancelled }
+                if plan.isNoChange {
+                    return noChangeSummary(plan, store: store, hashDuration: clock.now - hashStart, start: start)
+                }
+                var summary = try write(store, plan, start: start, startDate: startDate)
+                summary.hashDuration = clock.now - hashStart
+                return summary
+            }
+            return try write(store, plan, start: start, startDate: startDate)
+        } catch {
+            recordFailure(error, store: store, kind: kind, startDate: startDate)
+            throw error
+        }
+    }
 
-        let parserDone = startParser()
+    /// The summary of an incremental import whose files all match the stored version: nothing is written.
+    private func noChangeSummary(_ plan: ImportPlan, store: GTFSStore, hashDuration: Duration, start: ContinuousClock.Instant) -> ImportSummary {
+        var summary = ImportSummary()
+        summary.feed = options.feed
+        summary.kind = .incremental
+        summary.mode = options.mode
+        summary.changedNothing = true
+        summary.tables = plan.unchangedImports()
+        summary.contentHash = try? store.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT content_hash FROM feeds WHERE name = ?", arguments: [options.feed])
+        } ?? nil
+        summary.hashDuration = hashDuration
+        summary.duration = .now - start
+        // Every file was read once, to hash it.
+        summary.bytesRead = ((try? source.entries()) ?? []).reduce(0) { $0 + ($1.byteCount ?? 0) }
+        var final = WriterState(start: start, replaced: []).progress(
+            phase: .finished, bytesRead: summary.bytesRead, totalBytes: summary.bytesRead)
+        final.fileName = ""
+        reporter.offer(final)
+        return summary
+    }
+
+    /// Loads the tables the plan parses, full or as a diff, in the mode the options ask for.
+    private func write(_ store: GTFSStore, _ plan: ImportPlan, start: ContinuousClock.Instant, startDate: Date) throws -> ImportSummary {
+        let clock = ContinuousClock()
+        let parserDone = startParser(tables: plan.incremental ? plan.tablesToParse : nil)
         defer {
             channel.close()
             // A parser that is parsing stops at its next batch or poll, within milliseconds; one blocked
@@ -80,10 +130,12 @@ final class ImportRun: Sendable {
             _ = parserDone.wait(timeout: .now() + .milliseconds(50))
         }
 
-        var writer = WriterState(start: start, replaced: replaced)
+        var writer = WriterState(start: start, replaced: plan.replaced, isIncremental: plan.incremental)
         var summary = ImportSummary()
+        summary.feed = options.feed
+        summary.kind = plan.incremental ? .incremental : .full
         summary.mode = options.mode
-        summary.replacedTables = replaced
+        summary.replacedTables = plan.replaced
         try store.pool.writeWithoutTransaction { db in
             let interrupt = Unmanaged.passRetained(self)
             sqlite3_progress_handler(db.sqliteConnection, 1000, { context in
@@ -97,23 +149,31 @@ final class ImportRun: Sendable {
             switch options.mode {
             case .atomic:
                 try db.inTransaction(.immediate) {
-                    try GTFSSchema.dropIndexes(db, on: Set(replaced))
-                    try GTFSSchema.deleteAllRows(db, of: replaced)
-                    _ = try load(db, &writer, commitEvery: nil)
-                    try finishLoad(db, &writer, &summary)
+                    let feed = try begin(db, plan, &writer)
+                    _ = try load(db, &writer, feed: feed, commitEvery: nil)
+                    if plan.incremental {
+                        try finishDiff(db, plan, &writer, feed: feed)
+                        if writer.changesByTable.values.allSatisfy(\.isEmpty) {
+                            // The rows are those the store holds: write nothing, not even the import's record.
+                            summary.changedNothing = true
+                            return .rollback
+                        }
+                    }
+                    try finishLoad(db, plan, &writer, &summary, feed: feed, startDate: startDate)
                     report(writer, phase: .committing)
                     return .commit
                 }
             case .batched(let rowsPerCommit):
                 do {
                     var finished = false
+                    var feed: Int64 = 0
                     var first = true
                     while !finished {
                         try db.inTransaction(.immediate) {
-                            if first { try GTFSSchema.deleteAllRows(db, of: replaced) }
-                            finished = try load(db, &writer, commitEvery: max(1, rowsPerCommit))
+                            if first { feed = try begin(db, plan, &writer, dropsIndexes: false) }
+                            finished = try load(db, &writer, feed: feed, commitEvery: max(1, rowsPerCommit))
                             if finished {
-                                try finishLoad(db, &writer, &summary)
+                                try finishLoad(db, plan, &writer, &summary, feed: feed, startDate: startDate)
                                 try db.execute(sql: "DELETE FROM gtfs_meta WHERE key = 'import_stopped_at'")
                                 report(writer, phase: .committing)
                             }
@@ -146,20 +206,49 @@ final class ImportRun: Sendable {
             }
         }
         guard let feed = writer.feedSummary else { throw CancellationError() }
-        summary.tables = writer.tableImports(feed, maxErrors: options.maxStoredErrors)
+        summary.tables = plan.summaryTables(writer.tableImports(feed, maxErrors: options.maxStoredErrors), changes: writer.changesByTable)
         summary.warnings = feed.warnings
         summary.bytesRead = feed.bytesRead
         summary.duration = clock.now - start
+        summary.diffDuration = writer.diffDuration
         var final = writer.progress(phase: .finished, bytesRead: feed.bytesRead, totalBytes: feed.bytesRead)
         final.fileName = ""
         reporter.offer(final)
         return summary
     }
 
+    /// The first step inside the import's transaction: the feed's number (created for a new feed), a
+    /// check that no other import changed the feed since it was planned, and for a full import the
+    /// removal of the feed's earlier rows (with their counts) and of the indexes rebuilt at the end.
+    private func begin(_ db: Database, _ plan: ImportPlan, _ writer: inout WriterState, dropsIndexes: Bool = true) throws -> Int64 {
+        let feed = try FeedCatalog.id(db, name: options.feed)
+        let importID = try Int64.fetchOne(db, sql: "SELECT import_id FROM feeds WHERE feed = ?", arguments: [feed])
+        if let existing = plan.existing, existing.importID != importID {
+            throw ImportError.database(
+                path: databasePath, message: "feed \(options.feed) was changed by another import meanwhile; nothing was written, run the import again")
+        }
+        if !plan.incremental {
+            if dropsIndexes { try GTFSSchema.dropIndexes(db, on: Set(plan.replaced)) }
+            if let existing = plan.existing {
+                for file in plan.replaced where existing.tablesWithRows.contains(file) {
+                    let count = try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM \(GTFSSchema.tableName(for: file)) WHERE feed = ?", arguments: [feed]) ?? 0
+                    writer.changesByTable[file, default: TableChanges()].deleted = count
+                }
+            }
+            try GTFSSchema.deleteRows(db, of: plan.replaced, feed: try FeedCatalog.hasOtherFeeds(db, than: feed) ? feed : nil)
+            try FeedCatalog.forgetHashes(db, feed: feed, of: plan.replaced)
+        }
+        return feed
+    }
+
     /// Starts the parser on its own thread, feeding the channel; the semaphore is signalled when it ends.
-    private func startParser() -> DispatchSemaphore {
+    /// - Parameter tables: the only tables to parse; all when `nil`.
+    private func startParser(tables: Set<GTFSFile>?) -> DispatchSemaphore {
         let done = DispatchSemaphore(value: 0)
-        let parser = FeedParser(source: source, options: options.parseOptions)
+        var parseOptions = options.parseOptions
+        parseOptions.tables = tables
+        let parser = FeedParser(source: source, options: parseOptions)
         DispatchQueue(label: "GTFSImport.parse", qos: .userInitiated).async { [self] in
             let result = Result<FeedSummary, any Error> {
                 try parser.parse(
@@ -178,7 +267,7 @@ final class ImportRun: Sendable {
 
     /// Stores batches until the parser ends (`true`) or, in batched mode, until `commitEvery` rows
     /// have been stored since the last commit (`false`).
-    private func load(_ db: Database, _ writer: inout WriterState, commitEvery: Int?) throws -> Bool {
+    private func load(_ db: Database, _ writer: inout WriterState, feed: Int64, commitEvery: Int?) throws -> Bool {
         while true {
             guard let item = channel.next() else { throw CancellationError() }
             switch item {
@@ -193,7 +282,7 @@ final class ImportRun: Sendable {
                 return true
             case .batch(let batch):
                 if isCancelled { throw CancellationError() }
-                try store(batch, db, &writer)
+                try store(batch, db, &writer, feed: feed)
                 reporter.offer(
                     writer.progress(
                         phase: .loading, bytesRead: parsedBytes.load(ordering: .relaxed),
@@ -203,13 +292,21 @@ final class ImportRun: Sendable {
         }
     }
 
-    /// Inserts one batch; rows the database refuses (a duplicate key) are rejected with an error that
-    /// names the line, or, in strict mode, stop the import.
-    private func store(_ batch: RecordBatch, _ db: Database, _ writer: inout WriterState) throws {
-        if batch.fileName != writer.currentFile { phaseObserver.withLock { $0 }?(.loading, batch.fileName) }
+    /// Inserts one batch (into the table's staging copy in an incremental import); rows the database
+    /// refuses (a duplicate key) are rejected with an error that names the line, or, in strict mode, stop
+    /// the import.
+    private func store(_ batch: RecordBatch, _ db: Database, _ writer: inout WriterState, feed: Int64) throws {
+        if batch.fileName != writer.currentFile {
+            phaseObserver.withLock { $0 }?(.loading, batch.fileName)
+            if writer.isIncremental {
+                // The previous file is complete: apply it while the parser reads this one.
+                try applyPendingDiff(db, &writer)
+                writer.pendingDiff = try TableDiff(db, file: batch.file, feed: feed)
+            }
+        }
         let strict = options.strict
         var refused: [GTFSError] = []
-        let stored = try batch.insert(into: db) { index, error in
+        let stored = try batch.insert(into: db, feed: feed, table: writer.pendingDiff?.stagingTable) { index, error in
             let problem = Self.refusal(error, fileName: batch.fileName, line: batch.line(at: index))
             if strict { throw problem }
             refused.append(problem)
@@ -217,8 +314,36 @@ final class ImportRun: Sendable {
         writer.stored(stored, refused: refused, of: batch, maxErrors: options.maxStoredErrors)
     }
 
-    /// After the last row: indexes, the reference checks, and the import's facts in `gtfs_meta`.
-    private func finishLoad(_ db: Database, _ writer: inout WriterState, _ summary: inout ImportSummary) throws {
+    /// Compares the staged table with the store and writes the differences.
+    private func applyPendingDiff(_ db: Database, _ writer: inout WriterState) throws {
+        guard let diff = writer.pendingDiff else { return }
+        writer.pendingDiff = nil
+        let clock = ContinuousClock()
+        let start = clock.now
+        writer.changesByTable[diff.file] = try diff.apply(db) { self.isCancelled }
+        writer.diffDuration += clock.now - start
+    }
+
+    /// After the last row of an incremental import: the last table's diff, the parsed tables that had
+    /// no row (their stored rows are deleted), and the tables a whole feed no longer holds.
+    private func finishDiff(_ db: Database, _ plan: ImportPlan, _ writer: inout WriterState, feed: Int64) throws {
+        try applyPendingDiff(db, &writer)
+        for file in GTFSFile.loadOrder where plan.tablesToParse.contains(file) && writer.changesByTable[file] == nil {
+            writer.pendingDiff = try TableDiff(db, file: file, feed: feed)
+            try applyPendingDiff(db, &writer)
+        }
+        for file in GTFSFile.loadOrder where plan.removed.contains(file) {
+            try db.execute(sql: "DELETE FROM \(GTFSSchema.tableName(for: file)) WHERE feed = ?", arguments: [feed])
+            writer.changesByTable[file] = TableChanges(deleted: db.changesCount)
+        }
+    }
+
+    /// After the last row: indexes, the reference checks, the feed's new version (`feed_tables`, `feeds`),
+    /// the import's row in `imports`, and the import's facts in `gtfs_meta`.
+    private func finishLoad(
+        _ db: Database, _ plan: ImportPlan, _ writer: inout WriterState, _ summary: inout ImportSummary, feed: Int64,
+        startDate: Date
+    ) throws {
         let clock = ContinuousClock()
         summary.loadDuration = clock.now - writer.start
         report(writer, phase: .buildingIndexes)
@@ -229,15 +354,46 @@ final class ImportRun: Sendable {
         if options.checksReferences {
             report(writer, phase: .checkingReferences)
             let checkStart = clock.now
-            let touched = Set(writer.replaced)
+            let touched = plan.incremental ? Set(writer.changesByTable.filter { !$0.value.isEmpty }.keys) : Set(writer.replaced)
             for check in ReferenceCheck.all where check.involves(touched) {
                 if isCancelled { throw CancellationError() }
                 summary.integrity.checksRun += 1
-                if let finding = try check.run(db) { summary.integrity.findings.append(finding) }
+                if let finding = try check.run(db, feed: feed) { summary.integrity.findings.append(finding) }
             }
             try ReferenceCheck.dropScratch(db)
             summary.integrityDuration = clock.now - checkStart
         }
+
+        // The feed's new version.
+        var loaded: [GTFSFile: FeedCatalog.TableState] = [:]
+        var rejected = 0
+        if let feedSummary = writer.feedSummary {
+            for table in writer.tableImports(feedSummary, maxErrors: 0) {
+                loaded[table.file] = FeedCatalog.TableState(
+                    contentHash: table.contentHash, rowsRead: table.rowsRead, rowsStored: table.rowsStored,
+                    rowsRejected: table.rowsRejected)
+                rejected += table.rowsRejected
+                if !plan.incremental { writer.changesByTable[table.file, default: TableChanges()].inserted = table.rowsStored }
+            }
+        }
+        let emptied = plan.incremental ? plan.removed : Set(plan.replaced).subtracting(loaded.keys)
+        try FeedCatalog.recordTables(db, feed: feed, loaded: loaded, emptied: emptied)
+        let contentHash = try FeedCatalog.contentHash(db, feed: feed)
+        let changes = writer.changesByTable.values.reduce(TableChanges(), +)
+        let unchangedElsewhere = plan.unchanged.keys.reduce(0) { $0 + (plan.existing?.tables[$1]?.rowsStored ?? 0) }
+        var record = FeedCatalog.ImportRecord(
+            feedName: options.feed, source: Self.describe(source), contentHash: contentHash, startedAt: startDate,
+            kind: plan.incremental ? .incremental : .full, outcome: "completed")
+        record.inserted = changes.inserted
+        record.updated = changes.updated
+        record.deleted = changes.deleted
+        record.unchanged = changes.unchanged + unchangedElsewhere
+        record.rejected = rejected
+        let importID = try FeedCatalog.record(db, record)
+        try FeedCatalog.setCurrentVersion(db, feed: feed, source: Self.describe(source), importID: importID, contentHash: contentHash)
+        summary.importID = importID
+        summary.contentHash = contentHash
+
         let facts: [(String, String)] = [
             ("last_import_source", Self.describe(source)),
             ("last_import_completed_at", ISO8601DateFormatter().string(from: Date())),
@@ -245,6 +401,18 @@ final class ImportRun: Sendable {
         for (key, value) in facts {
             try db.execute(sql: "INSERT OR REPLACE INTO gtfs_meta (key, value) VALUES (?, ?)", arguments: [key, value])
         }
+    }
+
+    /// Appends a failed or cancelled import to `imports`, after its transaction was rolled back.
+    private func recordFailure(_ error: any Error, store: GTFSStore, kind: ImportSummary.Kind, startDate: Date) {
+        let mapped = importError(error)
+        var record = FeedCatalog.ImportRecord(
+            feedName: options.feed, source: Self.describe(source), contentHash: nil, startedAt: startDate, kind: kind,
+            outcome: mapped.isCancellation ? "cancelled" : "failed")
+        record.message = mapped.description
+        // Best effort: the import's own error is what the caller receives. A store that cannot take this
+        // row (a full disk, a read-only file) failed the import for the same reason, which that error names.
+        _ = try? store.pool.write { db in try FeedCatalog.record(db, record) }
     }
 
     /// Offers a phase change to the reporter.
@@ -284,10 +452,13 @@ final class ImportRun: Sendable {
             let names = message[range.upperBound...].split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespaces).split(separator: ".").last.map(String.init) ?? ""
             }
-            if !names.contains(where: { $0.isEmpty || $0.contains(" ") }) { columns = names.joined(separator: ", ") }
+            if !names.contains(where: { $0.isEmpty || $0.contains(" ") }) {
+                columns = names.filter { $0 != "feed" }.joined(separator: ", ")
+            }
             // "UNIQUE constraint failed: index 'transfers_key'": a key with optional parts.
             if let quoted = message[range.upperBound...].split(separator: "'").dropFirst().first,
-                let keyColumns = SchemaV1.keyIndexColumns[String(quoted)]
+                // A staging copy's index is named after the store's (`gtfs_stage_transfers_key`).
+                let keyColumns = SchemaV2.keyIndexColumns[String(quoted.hasPrefix("gtfs_stage_") ? quoted.dropFirst(11) : quoted)]
             {
                 columns = keyColumns.joined(separator: ", ")
             }

@@ -22,10 +22,19 @@ struct WriterState {
     private var currentTable: GTFSFile?
     /// The parser's summary, once it ended.
     var feedSummary: FeedSummary?
+    /// Whether rows go to staging copies and are applied as diffs (an incremental import).
+    let isIncremental: Bool
+    /// The table being staged, applied when its file ends (incremental import).
+    var pendingDiff: TableDiff?
+    /// What the import changed per table: the diffs' counts, or a full import's deletes and inserts.
+    var changesByTable: [GTFSFile: TableChanges] = [:]
+    /// Time spent comparing and applying diffs.
+    var diffDuration: Duration = .zero
 
-    init(start: ContinuousClock.Instant, replaced: [GTFSFile]) {
+    init(start: ContinuousClock.Instant, replaced: [GTFSFile], isIncremental: Bool = false) {
         self.start = start
         self.replaced = replaced
+        self.isIncremental = isIncremental
     }
 
     /// Counts one stored batch.
@@ -80,6 +89,7 @@ struct WriterState {
             table.warnings = parsed.warnings
             table.warningCount = parsed.warningCount
             table.bytesRead = parsed.bytesRead
+            table.contentHash = parsed.contentHash
             return table
         }
     }

@@ -10,7 +10,9 @@ public import GTFS
 public struct ImportProgress: Sendable {
     /// What the import is doing.
     public enum Phase: String, Sendable, Hashable {
-        /// Reading, parsing and storing rows.
+        /// Hashing the files of an incremental import, to skip those the store already holds.
+        case hashing
+        /// Reading, parsing and storing rows (in an incremental import: comparing them with the stored ones).
         case loading
         /// Building the indexes after the load.
         case buildingIndexes

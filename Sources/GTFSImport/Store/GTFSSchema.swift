@@ -19,18 +19,23 @@ public import GTFS
 /// ```
 public enum GTFSSchema {
     /// The schema version this build writes, also stored in `gtfs_meta` under `schema_version`.
-    public static let version = 1
+    public static let version = 2
 
     /// The value of `PRAGMA application_id` in every GTFS store (the ASCII bytes `GTFS`).
     public static let applicationID: Int32 = SchemaV1.applicationID
 
-    /// The migrations, in order: `v1` creates the schema. Later versions append migrations; a database
-    /// holding an identifier this list lacks was written by a newer build and is refused.
+    /// The migrations, in order: `v1` creates the schema, `v2` adds the `feed` column to every table and
+    /// the `feeds`, `feed_tables` and `imports` tables (a version 1 store's rows become feed 1, `default`).
+    /// Later versions append migrations; a database holding an identifier this list lacks was written by a
+    /// newer build and is refused.
     public static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         // No foreign keys in the schema, so nothing to check after the migration.
         migrator.registerMigration(SchemaV1.identifier, foreignKeyChecks: .immediate) { db in
             try SchemaV1.create(db)
+        }
+        migrator.registerMigration(SchemaV2.identifier, foreignKeyChecks: .immediate) { db in
+            try SchemaV2.migrate(db)
         }
         return migrator
     }()
@@ -49,8 +54,9 @@ public enum GTFSSchema {
 
     /// The name and `CREATE INDEX` statement of each index built after a load.
     ///
-    /// Lookups by a table's own key need no index here: primary keys already serve `stop_times` by trip
-    /// and sequence, `shapes` by shape and sequence, `calendar_dates` by service, `frequencies` by trip.
+    /// Like the keys (which end with `feed`), these serve queries with or without a feed. Lookups by a
+    /// table's own key need no index here: primary keys already serve `stop_times` by trip and sequence, `shapes` by shape and sequence,
+    /// `calendar_dates` by service, `frequencies` by trip.
     /// `stop_times(stop_id, departure_time)` answers "departures at a stop" in time order; the
     /// `trips` indexes serve "trips of a route" and "trips running on a date"; the `stops`, `transfers`
     /// and `pathways` ones walk stations and interchanges.
@@ -97,14 +103,21 @@ public enum GTFSSchema {
         }
     }
 
-    /// Deletes every row of the given GTFS tables (never `gtfs_meta`), as the first step of replacing a feed.
+    /// Deletes the rows of one feed, or of every feed, from the given GTFS tables (never `gtfs_meta` or
+    /// the feed catalog), as the first step of replacing a feed.
     /// - Parameters:
     ///   - db: a connection on its writer queue.
     ///   - tables: the tables to empty; all when `nil`.
+    ///   - feed: the feed's number in `feeds`; every feed's rows when `nil` (SQLite then truncates the
+    ///     table at once instead of deleting row by row).
     /// - Throws: `DatabaseError`.
-    public static func deleteAllRows(_ db: Database, of tables: [GTFSFile]? = nil) throws {
+    public static func deleteRows(_ db: Database, of tables: [GTFSFile]? = nil, feed: Int64? = nil) throws {
         for file in tables ?? GTFSFile.allCases {
-            try db.execute(sql: "DELETE FROM \(tableName(for: file))")
+            if let feed {
+                try db.execute(sql: "DELETE FROM \(tableName(for: file)) WHERE feed = ?", arguments: [feed])
+            } else {
+                try db.execute(sql: "DELETE FROM \(tableName(for: file))")
+            }
         }
     }
 }

@@ -14,6 +14,8 @@ extension RecordBatch {
     ///
     /// - Parameters:
     ///   - db: a connection on its writer queue.
+    ///   - feed: the feed the rows belong to (its number in `feeds`); 1 when omitted.
+    ///   - table: the table written to, when not the batch's own (a staging copy).
     ///   - rowsPerStatement: rows per multi-row INSERT.
     ///   - onConstraintViolation: receives the index in the batch of each record SQLite refuses (a
     ///     duplicate key, say) and the error; when `nil`, the first refusal is thrown.
@@ -22,11 +24,14 @@ extension RecordBatch {
     @discardableResult
     public func insert(
         into db: Database,
+        feed: Int64 = 1,
+        table: String? = nil,
         rowsPerStatement: Int = TableInserter<Stop>.defaultRowsPerStatement,
         onConstraintViolation: ((Int, DatabaseError) throws -> Void)? = nil
     ) throws -> Int {
         try file.acceptInsertable(
-            BatchInsertion(batch: self, db: db, rowsPerStatement: rowsPerStatement, onConstraintViolation: onConstraintViolation))
+            BatchInsertion(
+                batch: self, db: db, feed: feed, table: table, rowsPerStatement: rowsPerStatement, onConstraintViolation: onConstraintViolation))
     }
 }
 
@@ -34,6 +39,8 @@ extension RecordBatch {
 private struct BatchInsertion: SQLiteInsertableVisitor {
     let batch: RecordBatch
     let db: Database
+    let feed: Int64
+    let table: String?
     let rowsPerStatement: Int
     let onConstraintViolation: ((Int, DatabaseError) throws -> Void)?
 
@@ -41,7 +48,7 @@ private struct BatchInsertion: SQLiteInsertableVisitor {
         guard let records = batch.records(as: R.self) else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a batch of \(batch.fileName) does not hold \(R.self) records")
         }
-        let inserter = TableInserter<R>(rowsPerStatement: rowsPerStatement)
+        let inserter = TableInserter<R>(rowsPerStatement: rowsPerStatement, feed: feed, table: table)
         guard let onConstraintViolation else { return try inserter.insert(records, into: db) }
         return try inserter.insert(records, into: db) { index, _, error in try onConstraintViolation(index, error) }
     }

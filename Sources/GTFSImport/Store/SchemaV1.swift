@@ -394,23 +394,6 @@ enum SchemaV1 {
     /// The keys of the tables whose reference key has optional parts. They exist from the start, so
     /// duplicates are refused as rows arrive, like primary keys. `attribution_id` is optional and keys
     /// only the rows that have one (NULLs are distinct); `agency_id` may be empty for one agency only.
-    /// The columns of each unique key index, by index name (`transfers_key` → `from_stop_id`, …), read from
-    /// ``keyIndexes``: SQLite names only the index when such a key refuses a row.
-    static let keyIndexColumns: [String: [String]] = {
-        var result: [String: [String]] = [:]
-        for sql in keyIndexes {
-            let words = sql.split(whereSeparator: \.isWhitespace)
-            guard let indexWord = words.firstIndex(of: "INDEX"), words.indices.contains(indexWord + 1),
-                let open = sql.range(of: " ("), let close = sql.range(of: ")", options: .backwards)
-            else { continue }
-            let list = sql[open.upperBound ..< close.lowerBound]
-            let columns = list.components(separatedBy: "ifnull(").joined().components(separatedBy: ", '')").joined()
-                .split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            result[String(words[indexWord + 1])] = columns
-        }
-        return result
-    }()
-
     static let keyIndexes: [String] = [
         "CREATE UNIQUE INDEX agency_key ON agency (ifnull(agency_id, ''))",
         """
@@ -455,13 +438,21 @@ enum SchemaV1 {
     ]
 
     /// `HH:MM:SS` (hours may pass 24) for an INTEGER seconds column, NULL stays NULL.
-    private static func time(_ column: String) -> String {
+    static func time(_ column: String) -> String {
         "CASE WHEN \(column) IS NULL THEN NULL ELSE printf('%02d:%02d:%02d', \(column) / 3600, \(column) / 60 % 60, \(column) % 60) END AS \(column)"
     }
 
     /// `YYYY-MM-DD` for an INTEGER `YYYYMMDD` column, NULL stays NULL.
-    private static func date(_ column: String) -> String {
+    static func date(_ column: String) -> String {
         "CASE WHEN \(column) IS NULL THEN NULL ELSE printf('%04d-%02d-%02d', \(column) / 10000, \(column) / 100 % 100, \(column) % 100) END AS \(column)"
+    }
+
+    /// The names of the tables and views created above (the third word of each statement).
+    static var tableNames: [String] { tables.map(objectName) }
+    static var viewNames: [String] { views.map(objectName) }
+    private static func objectName(_ sql: String) -> String {
+        let words = sql.split(whereSeparator: \.isWhitespace)
+        return words.count > 2 ? String(words[2]) : ""
     }
 
     /// Views for people using the `sqlite3` shell: the same columns, times and dates written out.

@@ -3,7 +3,8 @@ import GRDBSQLite
 
 /// Inserts records into their table with multi-row INSERT statements prepared once and bound directly.
 ///
-/// One statement inserts ``rowsPerStatement`` rows (`INSERT INTO stops (…) VALUES (?,…),(?,…),…`); the
+/// One statement inserts ``rowsPerStatement`` rows (`INSERT INTO stops (feed, …) VALUES (1,?,…),(1,?,…),…`,
+/// the feed's number written into the SQL); the
 /// rows left over after the last full statement go through statements of 32, 16, 8, 4, 2 and 1 rows, so
 /// at most eight statements exist per table, all kept in GRDB's statement cache (`db.cachedStatement`).
 /// Values are bound with ``SQLiteRowBinder``: no `Codable`, no `StatementArguments`, no SQL built per row.
@@ -35,9 +36,12 @@ public struct TableInserter<Record: SQLiteInsertable> {
 
     /// Prepares the SQL for `Record`'s table.
     ///
-    /// - Parameter rowsPerStatement: rows per full statement; at least 1. The number of parameters
-    ///   (rows × columns) is also held under SQLite's limit (32766 in SQLite 3.32 and later) at insert time.
-    public init(rowsPerStatement: Int = TableInserter.defaultRowsPerStatement) {
+    /// - Parameters:
+    ///   - rowsPerStatement: rows per full statement; at least 1. The number of parameters
+    ///     (rows × columns) is also held under SQLite's limit (32766 in SQLite 3.32 and later) at insert time.
+    ///   - feed: the feed the rows belong to (its number in `feeds`); 1 when omitted.
+    ///   - table: the table written to, when not `Record`'s own (a staging copy such as `temp.stage_stops`).
+    public init(rowsPerStatement: Int = TableInserter.defaultRowsPerStatement, feed: Int64 = 1, table: String? = nil) {
         let columns = Record.columnNames
         let rows = max(1, rowsPerStatement)
         self.rowsPerStatement = rows
@@ -48,8 +52,8 @@ public struct TableInserter<Record: SQLiteInsertable> {
             if size < rows { sizes.append(size) }
             size /= 2
         }
-        let head = "INSERT INTO \(Record.tableName) (\(columns.joined(separator: ", "))) VALUES "
-        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ",") + ")"
+        let head = "INSERT INTO \(table ?? Record.tableName) (feed, \(columns.joined(separator: ", "))) VALUES "
+        let tuple = "(\(feed)," + Array(repeating: "?", count: columns.count).joined(separator: ",") + ")"
         statements = sizes.map { rows in
             (rows, head + Array(repeating: tuple, count: rows).joined(separator: ","))
         }

@@ -9,7 +9,26 @@ public import GTFS
 /// for finding in summary.integrity.findings { print(finding) }
 /// ```
 public struct ImportSummary: Sendable {
-    /// One entry per file imported, in load order.
+    /// A full replacement or a diff against the stored version.
+    public enum Kind: String, Sendable, Hashable {
+        /// The feed's tables were emptied and loaded again (a first import, `--full`, batched mode).
+        case full
+        /// Only rows that differ from the stored version were written.
+        case incremental
+    }
+
+    /// The feed's name.
+    public var feed = "default"
+    /// Full or incremental.
+    public var kind: Kind = .full
+    /// The feed's content hash after the import (see ``StoredFeed/contentHash``).
+    public var contentHash: String?
+    /// The row of `imports` that records this import; `nil` when nothing was written.
+    public var importID: Int64?
+    /// Whether the input matched the stored version exactly, so the import wrote nothing at all
+    /// (`PRAGMA data_version` unchanged, no row in `imports`).
+    public var changedNothing = false
+    /// One entry per file imported, in load order; tables a whole feed no longer holds follow, with their deleted rows.
     public var tables: [TableImport] = []
     /// Feed-level warnings (files outside the reference, a table given twice).
     public var warnings: [GTFSWarning] = []
@@ -25,6 +44,10 @@ public struct ImportSummary: Sendable {
     public var duration: Duration = .zero
     /// Reading, parsing and storing every row, up to the last one stored (part of ``duration``).
     public var loadDuration: Duration = .zero
+    /// Hashing the files to find those that changed, in an incremental import (part of ``duration``).
+    public var hashDuration: Duration = .zero
+    /// Comparing the new rows with the stored ones and writing the differences (part of ``duration``).
+    public var diffDuration: Duration = .zero
     /// Building the indexes after the load (part of ``duration``).
     public var indexDuration: Duration = .zero
     /// Checking references (part of ``duration``).
@@ -42,6 +65,8 @@ public struct ImportSummary: Sendable {
     public var rowsStored: Int { tables.reduce(0) { $0 + $1.rowsStored } }
     /// Records rejected over all tables.
     public var rowsRejected: Int { tables.reduce(0) { $0 + $1.rowsRejected } }
+    /// Inserted, updated, deleted and unchanged rows over all tables.
+    public var changes: TableChanges { tables.reduce(TableChanges()) { $0 + $1.changes } }
     /// Warnings over all tables and the feed.
     public var warningCount: Int { tables.reduce(warnings.count) { $0 + $1.warningCount } }
 

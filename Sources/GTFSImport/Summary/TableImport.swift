@@ -23,6 +23,14 @@ public struct TableImport: Sendable {
     public var warningCount = 0
     /// Raw input bytes read (compressed bytes for gzip and zip).
     public var bytesRead: Int64 = 0
+    /// Rows inserted, updated, deleted and left unchanged in the store (a full import inserts every
+    /// stored row and deletes the feed's earlier rows).
+    public var changes = TableChanges()
+    /// The SHA-256 of the file's decoded content.
+    public var contentHash: String?
+    /// Whether the file matched the stored version's content hash and was not read again; the counts
+    /// are then those of the import that stored it.
+    public var isUnchangedFile = false
 
     /// Creates an empty entry.
     public init(fileName: String, file: GTFSFile) {

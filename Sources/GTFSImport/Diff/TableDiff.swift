@@ -1,0 +1,149 @@
+import GRDB
+import GRDBSQLite
+import GTFS
+
+/// Applies a new version of one table of one feed as a diff by key.
+///
+/// The new rows go into a staging copy of the table in the connection's temp schema (same columns and
+/// keys, so the same rows are refused as in a full import). Then one merge walk over both tables in key
+/// order (each read through its key index, no sort) sorts every key into inserted, updated, deleted or
+/// unchanged, and only the changes are written: deletes by key, then `INSERT OR REPLACE` from the staging
+/// copy. Tables without a key (`feed_info`, `attributions`) are compared as multisets of rows and, when
+/// they differ, rewritten whole.
+///
+/// Everything happens inside the caller's transaction; ``drop(_:)`` removes the scratch tables.
+struct TableDiff {
+    let file: GTFSFile
+    let feed: Int64
+    /// `stops`.
+    let table: String
+    /// `gtfs_stage_stops`, in the temp schema.
+    let stage: String
+    /// The table's columns without `feed`.
+    let columns: [String]
+    /// The key expressions (`trip_id`, `ifnull(agency_id, '')`), or nil for a table without a key.
+    let key: [String]?
+
+    /// Creates the staging copy (empty) of `file`'s table.
+    ///
+    /// - Throws: `DatabaseError`.
+    init(_ db: Database, file: GTFSFile, feed: Int64) throws {
+        self.file = file
+        self.feed = feed
+        table = GTFSSchema.tableName(for: file)
+        stage = "gtfs_stage_\(table)"
+        columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))").map { $0["name"] as String }.filter { $0 != "feed" }
+        key = SchemaV2.keyExpressions[table]
+        try Self.drop(db, table: table)
+        guard let create = try String.fetchOne(db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]),
+            let open = create.firstIndex(of: "(")
+        else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no table \(table) in the store")
+        }
+        try db.execute(sql: "CREATE TABLE temp.\(stage) " + create[open...])
+        // The unique key indexes (not the post-load ones): they refuse the same duplicate rows.
+        for index in try Row.fetchAll(
+            db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql LIKE 'CREATE UNIQUE INDEX%'",
+            arguments: [table])
+        {
+            let name: String = index["name"]
+            let sql: String = index["sql"]
+            guard let on = sql.range(of: " ON \(table) (") else { continue }
+            try db.execute(sql: "CREATE UNIQUE INDEX temp.gtfs_stage_\(name) ON \(stage) (" + sql[on.upperBound...])
+        }
+    }
+
+    /// The qualified name to insert the new rows into.
+    var stagingTable: String { "temp.\(stage)" }
+
+    /// Compares the staging copy with the store and applies the differences to the store.
+    ///
+    /// - Parameter isCancelled: polled every few thousand rows.
+    /// - Returns: the counts.
+    /// - Throws: `DatabaseError`, `CancellationError`.
+    func apply(_ db: Database, isCancelled: () -> Bool) throws -> TableChanges {
+        let keyList = key ?? columns
+        // Key expressions that are not plain columns are selected after the columns.
+        var selected = columns
+        var keyPositions: [Int32] = []
+        for expression in keyList {
+            if let position = columns.firstIndex(of: expression) {
+                keyPositions.append(Int32(position))
+            } else {
+                keyPositions.append(Int32(selected.count))
+                selected.append(expression)
+            }
+        }
+        let selectList = selected.joined(separator: ", ")
+        let order = keyList.joined(separator: ", ")
+        let old = try db.makeStatement(sql: "SELECT \(selectList) FROM main.\(table) WHERE feed = \(feed) ORDER BY \(order)")
+        // `feed = …` lets both reads walk the (feed, key…) index in order instead of sorting.
+        let new = try db.makeStatement(sql: "SELECT \(selectList) FROM temp.\(stage) WHERE feed = \(feed) ORDER BY \(order)")
+        let keyNames = keyList.indices.map { "k\($0)" }
+        let keyColumns = keyNames.joined(separator: ", ")
+        try db.execute(sql: "CREATE TEMP TABLE gtfs_diff_delete (\(keyColumns))")
+        try db.execute(sql: "CREATE TEMP TABLE gtfs_diff_upsert (\(keyColumns))")
+        let placeholders = Array(repeating: "?", count: keyList.count).joined(separator: ", ")
+        let recordDelete = try db.makeStatement(sql: "INSERT INTO temp.gtfs_diff_delete VALUES (\(placeholders))")
+        let recordUpsert = try db.makeStatement(sql: "INSERT INTO temp.gtfs_diff_upsert VALUES (\(placeholders))")
+
+        var changes = TableChanges()
+        let merge = MergeWalk(
+            old: old.sqliteStatement, new: new.sqliteStatement, keyPositions: keyPositions, columnCount: Int32(columns.count))
+        try merge.run(isCancelled: isCancelled) { step in
+            switch step {
+            case .onlyOld:
+                changes.deleted += 1
+                try Self.recordKey(from: old.sqliteStatement, keyPositions, into: recordDelete, db)
+            case .onlyNew:
+                changes.inserted += 1
+                try Self.recordKey(from: new.sqliteStatement, keyPositions, into: recordUpsert, db)
+            case .changed:
+                changes.updated += 1
+                try Self.recordKey(from: new.sqliteStatement, keyPositions, into: recordUpsert, db)
+            case .same:
+                changes.unchanged += 1
+            }
+        }
+        if !changes.isEmpty {
+            if key == nil {
+                // No key to address single rows: rewrite the feed's rows of the table.
+                try db.execute(sql: "DELETE FROM main.\(table) WHERE feed = \(feed)")
+                try db.execute(sql: "INSERT INTO main.\(table) (feed, \(columns.joined(separator: ", "))) SELECT \(feed), \(columns.joined(separator: ", ")) FROM temp.\(stage)")
+            } else {
+                let keyTuple = "(" + keyList.joined(separator: ", ") + ")"
+                try db.execute(sql: "DELETE FROM main.\(table) WHERE feed = \(feed) AND \(keyTuple) IN (SELECT \(keyColumns) FROM temp.gtfs_diff_delete)")
+                let join = (["s.feed = \(feed)"] + zip(keyList, keyNames).map { "\($0) = d.\($1)" }).joined(separator: " AND ")
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO main.\(table) (feed, \(columns.joined(separator: ", ")))
+                    SELECT \(feed), \(columns.map { "s.\($0)" }.joined(separator: ", "))
+                    FROM temp.gtfs_diff_upsert AS d CROSS JOIN temp.\(stage) AS s ON \(join)
+                    """)
+            }
+        }
+        try Self.drop(db, table: table)
+        return changes
+    }
+
+    /// Binds the key of the current row of `source` to `statement` and runs it.
+    private static func recordKey(
+        from source: OpaquePointer, _ keyPositions: [Int32], into statement: Statement, _ db: Database
+    ) throws {
+        let raw = statement.sqliteStatement
+        sqlite3_reset(raw)
+        for (index, position) in keyPositions.enumerated() {
+            sqlite3_bind_value(raw, Int32(index + 1), sqlite3_column_value(source, position))
+        }
+        let code = sqlite3_step(raw)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+    }
+
+    /// Drops the scratch tables of `table`.
+    static func drop(_ db: Database, table: String) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS temp.gtfs_stage_\(table)")
+        try db.execute(sql: "DROP TABLE IF EXISTS temp.gtfs_diff_delete")
+        try db.execute(sql: "DROP TABLE IF EXISTS temp.gtfs_diff_upsert")
+    }
+}

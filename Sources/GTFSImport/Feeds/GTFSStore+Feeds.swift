@@ -1,0 +1,45 @@
+public import GTFS
+
+extension GTFSStore {
+    /// The feeds the store holds, by name, each with its current version (content hash, source, import
+    /// time) and its rows per table.
+    ///
+    /// A feed's content hash is the SHA-256 of the lines `table_name:hash` (in table-name order) over the
+    /// SHA-256 of each file its rows came from, so the same files give the same hash however they were packaged.
+    ///
+    /// ```swift
+    /// for feed in try store.feeds() { print(feed.name, feed.rowCount, feed.contentHash ?? "-") }
+    /// ```
+    /// - Throws: `DatabaseError`.
+    public func feeds() throws -> [StoredFeed] {
+        try pool.read { db in try FeedCatalog.list(db) }
+    }
+
+    /// Removes a feed: exactly its rows from every table, and its entry in `feeds`. Its history in
+    /// `imports` stays. One transaction: readers see the feed whole or gone.
+    ///
+    /// - Parameter name: the feed's name.
+    /// - Returns: the number of rows deleted, or `nil` when the store holds no such feed.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func removeFeed(named name: String) throws -> Int? {
+        try pool.write { db in try FeedCatalog.remove(db, name: name) }
+    }
+
+    /// The number of rows of every GTFS table for one feed, from one consistent snapshot.
+    /// - Parameter feed: the feed's name.
+    /// - Returns: the counts, all zero when the store holds no such feed.
+    /// - Throws: `DatabaseError`.
+    public func rowCounts(feed: String) throws -> [GTFSFile: Int] {
+        try pool.read { db in
+            let id = try Int64.fetchOne(db, sql: "SELECT feed FROM feeds WHERE name = ?", arguments: [feed])
+            var counts: [GTFSFile: Int] = [:]
+            for file in GTFSFile.allCases {
+                counts[file] = try id.map {
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM \(GTFSSchema.tableName(for: file)) WHERE feed = ?", arguments: [$0]) ?? 0
+                } ?? 0
+            }
+            return counts
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import GTFS
+
+/// What an import will do, decided before it writes: full or incremental, the tables it replaces, the
+/// files it can skip because the store holds their exact content, and the tables a whole feed dropped.
+struct ImportPlan {
+    /// The tables the input holds.
+    let imported: Set<GTFSFile>
+    /// The store's version of the feed, when it holds one.
+    let existing: FeedCatalog.FeedState?
+    /// Whether the import applies a diff.
+    let incremental: Bool
+    /// Whether the input replaces every table of the feed (a whole feed) or only its own.
+    let replaceAll: Bool
+    /// Files whose content hash matches the stored version, by table.
+    private(set) var unchanged: [GTFSFile: (fileName: String, hash: String)] = [:]
+
+    init(imported: Set<GTFSFile>, existing: FeedCatalog.FeedState?, incremental: Bool, replaceAll: Bool) {
+        self.imported = imported
+        self.existing = existing
+        self.incremental = incremental
+        self.replaceAll = replaceAll
+    }
+
+    /// The tables whose rows the import replaces (a full import) or may change (an incremental one).
+    var replaced: [GTFSFile] { GTFSFile.allCases.filter { replaceAll || imported.contains($0) } }
+
+    /// The tables to read and parse.
+    var tablesToParse: Set<GTFSFile> { imported.subtracting(unchanged.keys) }
+
+    /// Tables of the stored feed that a whole new feed lacks: an incremental import deletes their rows.
+    var removed: Set<GTFSFile> {
+        guard incremental, replaceAll, let existing else { return [] }
+        return existing.tablesWithRows.union(existing.tables.keys).subtracting(imported)
+    }
+
+    /// Whether the input is the stored version exactly, so nothing needs to be read or written.
+    var isNoChange: Bool { incremental && tablesToParse.isEmpty && removed.isEmpty }
+
+    /// Hashes each file the store has a content hash for (the first file per table, as the parser reads
+    /// them) and marks those that match. Standard input, a pipe or a device cannot be read twice: its
+    /// table is always parsed.
+    ///
+    /// - Throws: ``GTFSError`` when a file cannot be read, `CancellationError`.
+    mutating func findUnchangedFiles(
+        in source: FeedSource, stored: FeedCatalog.FeedState, chunkSize: Int, shouldContinue: () -> Bool
+    ) throws {
+        var seen = Set<GTFSFile>()
+        for entry in try source.entries() {
+            guard let table = entry.table, imported.contains(table), seen.insert(table).inserted, entry.isRereadable,
+                let storedHash = stored.tables[table]?.contentHash
+            else { continue }
+            let hash = try entry.contentHash(chunkSize: chunkSize, shouldContinue: shouldContinue)
+            if hash == storedHash { unchanged[table] = (entry.fileName, hash) }
+        }
+    }
+
+    /// The summary entries of the files skipped as unchanged, with the counts of the import that stored them.
+    func unchangedImports() -> [TableImport] {
+        unchanged.map { file, skipped in
+            var table = TableImport(fileName: skipped.fileName, file: file)
+            let state = existing?.tables[file]
+            table.rowsRead = state?.rowsRead ?? 0
+            table.rowsStored = state?.rowsStored ?? 0
+            table.rowsRejected = state?.rowsRejected ?? 0
+            table.changes = TableChanges(unchanged: table.rowsStored)
+            table.contentHash = skipped.hash
+            table.isUnchangedFile = true
+            return table
+        }.sorted(by: Self.loadOrder)
+    }
+
+    /// The summary entries: the parsed files with their changes, the skipped ones, and tables that only
+    /// lost rows (a whole feed without that file), in load order.
+    func summaryTables(_ parsed: [TableImport], changes: [GTFSFile: TableChanges]) -> [TableImport] {
+        var tables = parsed.map { table in
+            var table = table
+            table.changes = changes[table.file] ?? TableChanges()
+            return table
+        }
+        tables += unchangedImports()
+        let listed = Set(tables.map(\.file))
+        for (file, change) in changes where !listed.contains(file) && change.deleted > 0 {
+            var table = TableImport(fileName: file.fileName, file: file)
+            table.changes = change
+            tables.append(table)
+        }
+        return tables.sorted(by: Self.loadOrder)
+    }
+
+    private static func loadOrder(_ a: TableImport, _ b: TableImport) -> Bool {
+        (GTFSFile.loadOrder.firstIndex(of: a.file) ?? 0) < (GTFSFile.loadOrder.firstIndex(of: b.file) ?? 0)
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import GRDB
+import GTFS
+@testable import GTFSImport
+import TestSupport
+import Testing
+
+/// Re-importing a feed applies a diff; several feeds live side by side; every import is logged.
+@Suite("Incremental imports and several feeds")
+struct IncrementalImportTests {
+    /// Every row of a feed, without the `feed` column, per table, sorted: what must be identical between
+    /// an incremental import and a fresh full import of the same files.
+    static func contents(_ store: GTFSStore, feed: String) throws -> [String: [String]] {
+        try store.pool.read { db in
+            let id = try Int64.fetchOne(db, sql: "SELECT feed FROM feeds WHERE name = ?", arguments: [feed]) ?? -1
+            var result: [String: [String]] = [:]
+            for table in GTFSSchema.tableNames {
+                let columns = try GRDB.Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String }.filter { $0 != "feed" }
+                result[table] = try GRDB.Row.fetchAll(
+                    db, sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE feed = ?", arguments: [id]
+                ).map(\.description).sorted()
+            }
+            return result
+        }
+    }
+
+    static func options(feed: String = "default", update: ImportOptions.Update = .automatic) -> ImportOptions {
+        var options = ImportOptions()
+        options.feed = feed
+        options.update = update
+        return options
+    }
+
+    /// The small feed, then a second version of it: one stop renamed, one removed, one added; trip T3's
+    /// stop times retimed, T4 gone with its stop times, T99 new; routes.txt unchanged.
+    static func versions() -> (old: [String: String], new: [String: String]) {
+        let old = FeedFiles.feed(stops: 30, trips: 12, stopsPerTrip: 6)
+        var new = old
+        new["stops.txt"] = old["stops.txt", default: ""]
+            .replacingOccurrences(of: "S2,\"Stop 2, Berlin\"", with: "S2,\"Stop 2 (neu), Berlin\"")
+            .replacingOccurrences(of: "S7,\"Stop 7, Berlin\",52.500007,13.400007\n", with: "")
+            + "S100,\"Hauptbahnhof, Berlin\",52.525,13.369\n"
+        new["trips.txt"] = old["trips.txt", default: ""].replacingOccurrences(of: "R1,WD,T4\n", with: "") + "R2,WD,T99\n"
+        let stopTimes = old["stop_times.txt", default: ""].split(separator: "\n", omittingEmptySubsequences: false).filter {
+            !$0.hasPrefix("T4,")
+        }.map { line in
+            line.hasPrefix("T3,") ? line.replacingOccurrences(of: ":00,", with: ":30,") : String(line)
+        }
+        new["stop_times.txt"] = stopTimes.joined(separator: "\n").trimmingCharacters(in: .newlines) + "\nT99,07:00:00,07:00:00,S100,1\nT99,07:10:00,07:10:00,S2,2\n"
+        return (old, new)
+    }
+
+    @Test("A changed feed is applied as a diff whose result equals a fresh import, with the counts per table")
+    func diffEqualsFreshImport() throws {
+        let folder = try TemporaryFolder()
+        let (old, new) = Self.versions()
+        let oldPath = try FeedFiles.directory(old, in: folder, name: "v1")
+        let newPath = try FeedFiles.directory(new, in: folder, name: "v2")
+        let store = try GTFSStore(path: folder.file("incremental.sqlite"))
+        let first = try store.importFeedSynchronously(from: try FeedSource(path: oldPath), options: Self.options(feed: "vbb"))
+        #expect(first.kind == .full)
+        #expect(first.table(.stops)?.changes == TableChanges(inserted: 30))
+
+        let second = try store.importFeedSynchronously(from: try FeedSource(path: newPath), options: Self.options(feed: "vbb"))
+        #expect(second.kind == .incremental)
+        #expect(!second.changedNothing)
+        #expect(second.table(.stops)?.changes == TableChanges(inserted: 1, updated: 1, deleted: 1, unchanged: 28))
+        #expect(second.table(.trips)?.changes == TableChanges(inserted: 1, deleted: 1, unchanged: 11))
+        #expect(second.table(.stopTimes)?.changes == TableChanges(inserted: 2, updated: 6, deleted: 6, unchanged: 60))
+        // Files with the stored content are not read again.
+        for file: GTFSFile in [.agency, .routes, .calendar] {
+            #expect(second.table(file)?.isUnchangedFile == true, "\(file)")
+            #expect(second.table(file)?.changes.unchanged == second.table(file)?.rowsStored)
+        }
+        #expect(second.table(.stops)?.isUnchangedFile == false)
+        // Stored + rejected = read, as in a full import.
+        for table in second.tables { #expect(table.rowsStored + table.rowsRejected == table.rowsRead, "\(table.fileName)") }
+
+        let fresh = try GTFSStore(path: folder.file("fresh.sqlite"))
+        let full = try fresh.importFeedSynchronously(from: try FeedSource(path: newPath), options: Self.options(feed: "vbb"))
+        #expect(try Self.contents(store, feed: "vbb") == Self.contents(fresh, feed: "vbb"))
+        #expect(second.contentHash == full.contentHash)
+        #expect(second.contentHash != first.contentHash)
+        #expect(second.integrity.findings.map(\.description) == full.integrity.findings.map(\.description))
+    }
+
+    @Test("An identical feed writes nothing: data_version unchanged, no row in imports, and the summary says so")
+    func identicalFeedWritesNothing() throws {
+        let folder = try TemporaryFolder()
+        let path = try FeedFiles.directory(FeedFiles.feed(), in: folder)
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        let first = try store.importFeedSynchronously(from: try FeedSource(path: path))
+        // A reader's data_version changes only when another connection commits.
+        let reader = try DatabaseQueue(path: folder.file("feed.sqlite"))
+        let versionBefore = try reader.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        let importsBefore = try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM imports") }
+
+        let again = try store.importFeedSynchronously(from: try FeedSource(path: path))
+        #expect(again.changedNothing)
+        #expect(again.kind == .incremental)
+        #expect(again.importID == nil)
+        #expect(again.contentHash == first.contentHash)
+        #expect(again.tables.allSatisfy { $0.isUnchangedFile })
+        #expect(again.changes == TableChanges(unchanged: first.rowsStored))
+
+        // The same rows in other bytes (CRLF) are read and compared, and still write nothing.
+        let crlf = try FeedFiles.directory(
+            FeedFiles.feed().mapValues { $0.replacingOccurrences(of: "\n", with: "\r\n") }, in: folder, name: "crlf")
+        let compared = try store.importFeedSynchronously(from: try FeedSource(path: crlf))
+        #expect(compared.changedNothing)
+        #expect(!compared.tables.contains { $0.isUnchangedFile })
+        #expect(compared.changes.unchanged == first.rowsStored)
+
+        let versionAfter = try reader.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        let importsAfter = try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM imports") }
+        #expect(versionAfter == versionBefore)
+        #expect(importsAfter == importsBefore)
+        try reader.close()
+    }
+
+    @Test("--full replaces the feed whole; the result is the same as the diff's")
+    func fullReplacement() throws {
+        let folder = try TemporaryFolder()
+        let (old, new) = Self.versions()
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        _ = try store.importFeedSynchronously(from: try FeedSource(path: try FeedFiles.directory(old, in: folder, name: "v1")))
+        let full = try store.importFeedSynchronously(
+            from: try FeedSource(path: try FeedFiles.directory(new, in: folder, name: "v2")), options: Self.options(update: .full))
+        #expect(full.kind == .full)
+        #expect(full.table(.stops)?.changes == TableChanges(inserted: 30, deleted: 30))
+        let fresh = try GTFSStore(path: folder.file("fresh.sqlite"))
+        _ = try fresh.importFeedSynchronously(from: try FeedSource(path: try FeedFiles.directory(new, in: folder, name: "v2b")))
+        #expect(try Self.contents(store, feed: "default") == Self.contents(fresh, feed: "default"))
+    }
+
+    @Test("A whole feed without a file deletes that table's rows; a single file updates only its table")
+    func removedTableAndSingleFile() throws {
+        let folder = try TemporaryFolder()
+        var files = FeedFiles.feed()
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        _ = try store.importFeedSynchronously(from: try FeedSource(path: try FeedFiles.directory(files, in: folder, name: "v1")))
+        files["calendar.txt"] = nil
+        let without = try store.importFeedSynchronously(from: try FeedSource(path: try FeedFiles.directory(files, in: folder, name: "v2")))
+        #expect(without.table(.calendar)?.changes == TableChanges(deleted: 1))
+        #expect(try store.rowCounts(feed: "default")[.calendar] == 0)
+
+        let before = try Self.contents(store, feed: "default")
+        let stops = folder.file("stops.txt")
+        try Data((files["stops.txt", default: ""] + "S999,\"Neu, Berlin\",52.5,13.4\n").utf8).write(to: URL(fileURLWithPath: stops))
+        let single = try store.importFeedSynchronously(from: try FeedSource(path: stops))
+        #expect(single.kind == .incremental)
+        #expect(single.tables.map(\.file) == [.stops])
+        #expect(single.table(.stops)?.changes == TableChanges(inserted: 1, unchanged: 20))
+        var after = try Self.contents(store, feed: "default")
+        #expect(after["stops"]?.count == 21)
+        after["stops"] = before["stops"]
+        #expect(after == before)
+    }
+
+    @Test("Two feeds with the same ids live side by side; removing one removes exactly its rows")
+    func severalFeeds() throws {
+        let folder = try TemporaryFolder()
+        let path = try FeedFiles.directory(FeedFiles.feed(), in: folder)
+        let other = try FeedFiles.directory(FeedFiles.feed(stops: 40, trips: 5, namePrefix: "Halt"), in: folder, name: "other")
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        let a = try store.importFeedSynchronously(from: try FeedSource(path: path), options: Self.options(feed: "a"))
+        let b = try store.importFeedSynchronously(from: try FeedSource(path: other), options: Self.options(feed: "b"))
+        #expect(a.kind == .full && b.kind == .full)
+        // Stop S1 exists in both feeds, each with its own name.
+        let names = try store.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT stop_name FROM stops JOIN feeds USING (feed) WHERE stop_id = 'S1' ORDER BY name")
+        }
+        #expect(names == ["Stop 1, Berlin", "Halt 1, Berlin"])
+        // References are checked within a feed: feed b's trips refer to its own stops.
+        #expect(b.integrity.findings.isEmpty)
+
+        let feeds = try store.feeds()
+        #expect(feeds.map(\.name) == ["a", "b"])
+        #expect(feeds[0].rowCounts[.stops] == 20 && feeds[1].rowCounts[.stops] == 40)
+        #expect(feeds[0].contentHash == a.contentHash && feeds[0].importID == a.importID && feeds[0].importCount == 1)
+
+        let bBefore = try Self.contents(store, feed: "b")
+        let removed = try store.removeFeed(named: "a")
+        #expect(removed == a.rowsStored)
+        #expect(try store.feeds().map(\.name) == ["b"])
+        #expect(try Self.contents(store, feed: "b") == bBefore)
+        #expect(try store.rowCounts().values.reduce(0, +) == b.rowsStored)
+        #expect(try store.removeFeed(named: "a") == nil)
+    }
+
+    @Test("Every import that wrote or failed is in imports: outcome, kind, counts, hash; a failure keeps the version whole")
+    func importsLog() throws {
+        let folder = try TemporaryFolder()
+        let (old, new) = Self.versions()
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        let first = try store.importFeedSynchronously(from: try FeedSource(path: try FeedFiles.directory(old, in: folder, name: "v1")))
+        let before = try Self.contents(store, feed: "default")
+        var broken = new
+        broken["stops.txt"] = new["stops.txt", default: ""] + "S500,\"Kaputt\",north,13.4\n"
+        var strict = Self.options()
+        strict.strict = true
+        #expect(throws: ImportError.self) {
+            try store.importFeedSynchronously(from: try FeedSource(path: try FeedFiles.directory(broken, in: folder, name: "broken")), options: strict)
+        }
+        #expect(try Self.contents(store, feed: "default") == before)
+        let second = try store.importFeedSynchronously(from: try FeedSource(path: try FeedFiles.directory(new, in: folder, name: "v2")))
+
+        let rows = try store.pool.read { db in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM imports ORDER BY import_id") }
+        #expect(rows.count == 3)
+        #expect(rows.map { $0["outcome"] as String } == ["completed", "failed", "completed"])
+        #expect(rows.map { $0["kind"] as String } == ["full", "incremental", "incremental"])
+        #expect((rows[1]["message"] as String?)?.contains("stops.txt") == true)
+        #expect(rows[0]["content_hash"] as String? == first.contentHash)
+        #expect(rows[2]["import_id"] as Int64 == second.importID)
+        #expect(rows[2]["rows_inserted"] as Int == second.changes.inserted)
+        #expect(rows[2]["rows_updated"] as Int == second.changes.updated)
+        #expect(rows[2]["rows_deleted"] as Int == second.changes.deleted)
+        #expect(rows[2]["rows_unchanged"] as Int == second.changes.unchanged)
+        let feed = try #require(try store.feeds().first)
+        #expect(feed.importID == second.importID && feed.contentHash == second.contentHash)
+    }
+
+    @Test("A cancel during an incremental import leaves the previous version whole and is logged as cancelled")
+    func cancelledDiff() throws {
+        let folder = try TemporaryFolder()
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        _ = try store.importFeedSynchronously(
+            from: try FeedSource(path: try FeedFiles.directory(FeedFiles.feed(trips: 200, stopsPerTrip: 20), in: folder, name: "v1")))
+        let before = try Self.contents(store, feed: "default")
+        let next = try FeedFiles.directory(FeedFiles.feed(trips: 300, stopsPerTrip: 20, namePrefix: "Neu"), in: folder, name: "v2")
+        let operation = ImportOperation(source: try FeedSource(path: next), store: store)
+        operation.observePhases { phase, file in
+            if phase == .loading && file == "stop_times.txt" { operation.cancel() }
+        }
+        operation.start()
+        if case .failure(let error)? = operation.result { #expect(error.isCancellation) } else { Issue.record("not cancelled") }
+        #expect(try Self.contents(store, feed: "default") == before)
+        let outcome = try store.pool.read { db in try String.fetchOne(db, sql: "SELECT outcome FROM imports ORDER BY import_id DESC LIMIT 1") }
+        #expect(outcome == "cancelled")
+    }
+
+    @Test("A version 1 store is migrated in place: its rows become feed 1, default, and the next import is incremental")
+    func migrationFromVersion1() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("v1.sqlite")
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try GTFSSchema.migrator.migrate(queue, upTo: "v1")
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO stops (stop_id, stop_name, location_type, wheelchair_boarding) VALUES ('S1', 'Stop 1, Berlin', 2, 0)")
+            }
+            try queue.close()
+        }
+        let store = try GTFSStore(path: path)
+        let feeds = try store.feeds()
+        #expect(feeds.map(\.name) == ["default"])
+        #expect(feeds.first?.rowCounts == [.stops: 1])
+        #expect(feeds.first?.contentHash == nil)
+        let summary = try store.importFeedSynchronously(
+            from: try FeedSource(path: try FeedFiles.directory(FeedFiles.feed(), in: folder)))
+        #expect(summary.kind == .incremental)
+        #expect(summary.table(.stops)?.changes == TableChanges(inserted: 19, updated: 1))
+    }
+}
