@@ -25,4 +25,19 @@ enum Format {
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
     }
+
+    /// A plain-text table: columns padded to their widest cell, numbers right-aligned, the columns in
+    /// `leftAligned` (and the first) left-aligned, two spaces between columns; one line per row.
+    static func table(header: [String], rows: [[String]], leftAligned: Set<Int> = [0]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        func render(_ cells: [String]) -> String {
+            let text = cells.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: max(0, widths[column] - cell.count))
+                return column == 0 || leftAligned.contains(column) ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+            return String(text.reversed().drop(while: { $0 == " " }).reversed())
+        }
+        return all.map { render($0) + "\n" }.joined()
+    }
 }

@@ -11,23 +11,12 @@ import Musl
 import Darwin
 #endif
 
-/// `gtfs-import`: loads GTFS files, a directory, a zip feed or standard input into an SQLite database.
-@main
-struct GTFSImportCommand: ParsableCommand {
+/// `gtfs-import [import]`: loads GTFS files, a directory, a zip feed or standard input into an SQLite database.
+struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "gtfs-import",
-        abstract: "Import a GTFS feed (files, gzip, a directory, a .zip or standard input) into SQLite.",
-        discussion: """
-            The import is one transaction: a failed, cancelled or killed import leaves the database as it was. \
-            A directory or zip replaces every table of the database; single files replace only their tables.
-
-            Exit status:
-              0    imported
-              3    imported, but some rows were rejected (see the errors on standard error, or --errors FILE)
-              1    failed; the database is unchanged
-              2    usage error
-              130  cancelled by SIGINT (Ctrl-C); 143 cancelled by SIGTERM (the database is unchanged)
-            """
+        commandName: "import",
+        abstract: "Import a GTFS feed (files, gzip, a directory, a .zip or standard input) into SQLite (the default command).",
+        discussion: GTFSImportCommand.discussion
     )
 
     @Argument(help: "GTFS files (.txt/.csv, gzipped or not), a directory, a .zip feed, or - for standard input.")
@@ -35,6 +24,12 @@ struct GTFSImportCommand: ParsableCommand {
 
     @Option(name: .long, help: "The database file (created if needed).")
     var db = "gtfs.sqlite"
+
+    @Option(name: .long, help: ArgumentHelp("The feed the rows belong to; several feeds live side by side in one database.", valueName: "NAME"))
+    var feed = ImportOptions().feed
+
+    @Flag(name: .long, help: "Replace the feed's tables whole instead of applying only what changed.")
+    var full = false
 
     @Option(name: .long, help: "The table of standard input (or of a file whose name does not say), e.g. stop_times.")
     var table: String?
@@ -57,35 +52,14 @@ struct GTFSImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write every rejected row's error and every warning to FILE.", valueName: "FILE"))
     var errors: String?
 
-    /// Exit statuses beyond ArgumentParser's.
-    enum Status {
-        static let rejectedRows: Int32 = 3
-        static let failed: Int32 = 1
-        static let usage: Int32 = 2
-    }
-
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("give at least one input (a file, a directory, a .zip, or -)") }
+        guard !inputs.isEmpty else { throw ValidationError("give at least one input (a file, a directory, a .zip, or -), or a command: list, remove") }
         guard chunkSize > 0 else { throw ValidationError("--chunk-size must be at least 1, got \(chunkSize)") }
         if let batchCommit, batchCommit < 1 { throw ValidationError("--batch-commit must be at least 1, got \(batchCommit)") }
         if let table, GTFSFile(fileName: table) == nil { throw ValidationError("--table \(table) is not a GTFS table (e.g. stops, stop_times)") }
         if inputs.contains("-") && table == nil { throw ValidationError("standard input (-) needs --table NAME") }
         if inputs.count > 1 && table != nil { throw ValidationError("--table applies to a single input") }
-    }
-
-    /// Parses, runs, and maps usage errors to status 2 (ArgumentParser's default is 64).
-    static func main() {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                StandardError.write(fullMessage(for: error) + "\n")
-                Glibc.exit(Status.usage)
-            }
-            exit(withError: error)
-        }
+        if feed.isEmpty { throw ValidationError("--feed needs a name") }
     }
 
     func run() throws {
@@ -96,6 +70,8 @@ struct GTFSImportCommand: ParsableCommand {
             fail(error.description)
         }
         var options = ImportOptions()
+        options.feed = feed
+        options.update = full ? .full : .automatic
         options.strict = strict
         options.chunkSize = chunkSize
         if let batchCommit { options.mode = .batched(rowsPerCommit: batchCommit) }
@@ -151,7 +127,7 @@ struct GTFSImportCommand: ParsableCommand {
     /// Prints the summary and errors, writes `--errors`, and exits 3 when rows were rejected.
     private func report(_ summary: ImportSummary) throws {
         let sourceName = inputs.joined(separator: " ")
-        let status = summary.rowsRejected > 0 ? Status.rejectedRows : 0
+        let status = summary.rowsRejected > 0 ? GTFSImportCommand.Status.rejectedRows : 0
         if let errors {
             let text = SummaryReport.allProblems(summary).map { $0 + "\n" }.joined()
             do {
@@ -169,9 +145,4 @@ struct GTFSImportCommand: ParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
-    /// One line on standard error, status 1.
-    private func fail(_ message: String) -> Never {
-        StandardError.line(message)
-        Glibc.exit(Status.failed)
-    }
 }

@@ -69,6 +69,7 @@ final class ProgressLine: @unchecked Sendable {
             parts.append("\(Format.count(Int(progress.rowsPerSecond))) rows/s")
             if let eta = progress.estimatedTimeRemaining { parts.append("ETA \(Format.clock(eta))") }
             return parts.joined(separator: "  ")
+        case .hashing: return "looking for changed files…"
         case .buildingIndexes: return "building indexes…"
         case .checkingReferences: return "checking references…"
         case .committing: return "committing…"

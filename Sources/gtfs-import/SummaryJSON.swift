@@ -13,6 +13,12 @@ struct SummaryJSON: Encodable {
         let warningCount: Int
         let errors: [String]
         let warnings: [String]
+        let contentHash: String?
+        let sameFile: Bool
+        let inserted: Int
+        let updated: Int
+        let deleted: Int
+        let unchanged: Int
     }
 
     struct Finding: Encodable {
@@ -26,6 +32,11 @@ struct SummaryJSON: Encodable {
 
     let source: String
     let database: String
+    let feed: String
+    let kind: String
+    let changedNothing: Bool
+    let contentHash: String?
+    let importID: Int64?
     let mode: String
     let exitStatus: Int32
     let durationSeconds: Double
@@ -45,6 +56,11 @@ struct SummaryJSON: Encodable {
         func seconds(_ duration: Duration) -> Double { duration / .seconds(1) }
         self.source = source
         self.database = database
+        feed = summary.feed
+        kind = summary.kind.rawValue
+        changedNothing = summary.changedNothing
+        contentHash = summary.contentHash
+        importID = summary.importID
         switch summary.mode {
         case .atomic: mode = "atomic"
         case .batched(let rows): mode = "batched(\(rows))"
@@ -63,7 +79,9 @@ struct SummaryJSON: Encodable {
             Table(
                 file: table.fileName, table: GTFSSchema.tableName(for: table.file), rowsRead: table.rowsRead,
                 rowsStored: table.rowsStored, rowsRejected: table.rowsRejected, warningCount: table.warningCount,
-                errors: table.errors.map(\.description), warnings: table.warnings.map(\.description))
+                errors: table.errors.map(\.description), warnings: table.warnings.map(\.description),
+                contentHash: table.contentHash, sameFile: table.isUnchangedFile, inserted: table.changes.inserted,
+                updated: table.changes.updated, deleted: table.changes.deleted, unchanged: table.changes.unchanged)
         }
         integrity = summary.integrity.findings.map { finding in
             Finding(
@@ -74,9 +92,12 @@ struct SummaryJSON: Encodable {
     }
 
     /// Pretty, key-sorted JSON text.
-    func text() throws -> String {
+    func text() throws -> String { try Self.text(self) }
+
+    /// Pretty, key-sorted JSON text of any value (the `--json` style of every command).
+    static func text(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

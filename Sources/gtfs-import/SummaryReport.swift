@@ -1,3 +1,4 @@
+import Foundation
 import GTFS
 import GTFSImport
 
@@ -9,31 +10,32 @@ enum SummaryReport {
     /// The table for standard output: rows per table, rejected rows, warnings, integrity, time and rate.
     static func text(_ summary: ImportSummary, source: String, database: String) -> String {
         var lines: [String] = []
+        let kind = summary.kind == .incremental ? "incremental" : "full"
         lines.append(
-            "Imported \(source) into \(database) in \(Format.seconds(summary.duration)) "
+            "Imported \(source) into \(database) (feed \(summary.feed), \(kind)) in \(Format.seconds(summary.duration)) "
                 + "(\(Format.count(Int(summary.rowsPerSecond))) rows/s)")
+        if summary.changedNothing {
+            lines.append("nothing changed: the feed already holds exactly these rows; the database was not written")
+        }
         lines.append("")
-        let header = ["file", "rows read", "stored", "rejected", "warnings"]
+        let header = ["file", "rows read", "stored", "rejected", "warnings", "inserted", "updated", "deleted", "unchanged"]
+        func cells(_ name: String, _ read: Int, _ stored: Int, _ rejected: Int, _ warnings: Int, _ changes: TableChanges) -> [String] {
+            [name] + [read, stored, rejected, warnings, changes.inserted, changes.updated, changes.deleted, changes.unchanged].map(Format.count)
+        }
         var rows: [[String]] = summary.tables.map { table in
-            [table.fileName, Format.count(table.rowsRead), Format.count(table.rowsStored), Format.count(table.rowsRejected),
-             Format.count(table.warningCount)]
+            cells(
+                table.fileName + (table.isUnchangedFile ? " (same file)" : ""), table.rowsRead, table.rowsStored, table.rowsRejected,
+                table.warningCount, table.changes)
         }
-        rows.append([
-            "total", Format.count(summary.tables.reduce(0) { $0 + $1.rowsRead }), Format.count(summary.rowsStored),
-            Format.count(summary.rowsRejected), Format.count(summary.warningCount),
-        ])
-        let widths = (0 ..< header.count).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func render(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column == 0 ? cell + pad : pad + cell
-            }.joined(separator: "  ")
-        }
-        lines.append(render(header))
-        lines += rows.map(render)
+        rows.append(
+            cells(
+                "total", summary.tables.reduce(0) { $0 + $1.rowsRead }, summary.rowsStored, summary.rowsRejected, summary.warningCount,
+                summary.changes))
+        lines.append(Format.table(header: header, rows: rows).trimmingCharacters(in: .newlines))
         lines.append("")
         lines.append(
-            "load \(Format.seconds(summary.loadDuration)), indexes \(Format.seconds(summary.indexDuration)), "
+            (summary.kind == .incremental ? "hashing \(Format.seconds(summary.hashDuration)), diff \(Format.seconds(summary.diffDuration)), " : "")
+                + "load \(Format.seconds(summary.loadDuration)), indexes \(Format.seconds(summary.indexDuration)), "
                 + "reference checks \(Format.seconds(summary.integrityDuration))")
         if summary.integrity.isClean {
             lines.append("integrity: all \(summary.integrity.checksRun) checked references resolve")

@@ -35,7 +35,7 @@ struct GTFSImportToolTests {
         let result = try ToolRunner.run("gtfs-import", [Self.subset], directory: folder.path)
         #expect(result.status == 0, "\(result.stderr)")
         let text = result.stdoutText
-        #expect(text.hasPrefix("Imported \(Self.subset) into gtfs.sqlite in "))
+        #expect(text.hasPrefix("Imported \(Self.subset) into gtfs.sqlite (feed default, full) in "))
         #expect(text.contains("trips.txt              11,427  11,427         0         0"))
         #expect(text.contains("total                  23,418  23,418         0         0"))
         #expect(text.contains("trips.shape_id → shapes.shape_id: 11427 rows refer to 564 missing values"))

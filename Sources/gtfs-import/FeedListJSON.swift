@@ -1,0 +1,32 @@
+import GTFSImport
+
+/// `gtfs-import list --json`.
+struct FeedListJSON: Encodable {
+    struct Feed: Encodable {
+        let name: String
+        let id: Int64
+        let contentHash: String?
+        let source: String?
+        let importedAt: String?
+        let importID: Int64?
+        let importCount: Int
+        let rowCount: Int
+        let rowCounts: [String: Int]
+    }
+
+    let database: String
+    let feeds: [Feed]
+
+    /// Pretty, key-sorted JSON text.
+    static func text(_ feeds: [StoredFeed], database: String) throws -> String {
+        try SummaryJSON.text(
+            FeedListJSON(
+                database: database,
+                feeds: feeds.map { feed in
+                    Feed(
+                        name: feed.name, id: feed.id, contentHash: feed.contentHash, source: feed.source, importedAt: feed.importedAt,
+                        importID: feed.importID, importCount: feed.importCount, rowCount: feed.rowCount,
+                        rowCounts: Dictionary(uniqueKeysWithValues: feed.rowCounts.map { (GTFSSchema.tableName(for: $0.key), $0.value) }))
+                }))
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import GTFSImport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `gtfs-import`: the command-line tool. Without a command name it imports (`gtfs-import feed.zip`);
+/// `list` shows the feeds of a database and `remove` deletes one.
+@main
+struct GTFSImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gtfs-import",
+        abstract: "Import GTFS feeds (files, gzip, a directory, a .zip or standard input) into SQLite, and manage them.",
+        discussion: discussion,
+        subcommands: [ImportCommand.self, ListCommand.self, RemoveCommand.self],
+        defaultSubcommand: ImportCommand.self
+    )
+
+    /// What the help says about feeds, atomicity and exit statuses.
+    static let discussion = """
+        Each feed has a name (--feed, default "default"); several feeds live side by side in one database. \
+        Importing a feed the database already holds applies only what changed: files with the same content \
+        are skipped, the others are compared row by row and only the differences are written (--full replaces \
+        the feed whole). An identical feed writes nothing.
+
+        The import is one transaction: a failed, cancelled or killed import leaves the database as it was. \
+        A directory or zip replaces every table of the feed; single files replace only their tables.
+
+        Exit status:
+          0    imported (or nothing to change)
+          3    imported, but some rows were rejected (see the errors on standard error, or --errors FILE)
+          1    failed; the database is unchanged
+          2    usage error
+          130  cancelled by SIGINT (Ctrl-C); 143 cancelled by SIGTERM (the database is unchanged)
+        """
+
+    /// Exit statuses beyond ArgumentParser's.
+    enum Status {
+        static let rejectedRows: Int32 = 3
+        static let failed: Int32 = 1
+        static let usage: Int32 = 2
+    }
+
+    /// Parses, runs, and maps usage errors to status 2 (ArgumentParser's default is 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                StandardError.write(fullMessage(for: error) + "\n")
+                Glibc.exit(Status.usage)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// One line on standard error, status 1.
+func fail(_ message: String) -> Never {
+    StandardError.line(message)
+    Glibc.exit(GTFSImportCommand.Status.failed)
+}
+
+/// Opens an existing store for `list` and `remove` (they never create one).
+func openExistingStore(_ path: String) -> GTFSStore {
+    guard FileManager.default.fileExists(atPath: path) else { fail("\(path): no such database") }
+    do {
+        return try GTFSStore(path: path)
+    } catch {
+        fail("\(error)")
+    }
+}

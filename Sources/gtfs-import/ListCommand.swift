@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import GTFS
+import GTFSImport
+
+/// `gtfs-import list`: the feeds of a database with their versions and row counts.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the feeds of a database: name, rows per main table, imports, current version.")
+
+    @Option(name: .long, help: "The database file.")
+    var db = "gtfs.sqlite"
+
+    @Flag(name: .long, help: "Print the feeds as JSON.")
+    var json = false
+
+    func run() throws {
+        let store = openExistingStore(db)
+        let feeds: [StoredFeed]
+        do {
+            feeds = try store.feeds()
+        } catch {
+            fail("\(db): \(error)")
+        }
+        if json {
+            print(try FeedListJSON.text(feeds, database: db))
+        } else {
+            print(Self.text(feeds, database: db), terminator: "")
+        }
+    }
+
+    /// One line per feed under a header; `no feeds` for an empty database.
+    static func text(_ feeds: [StoredFeed], database: String) -> String {
+        guard !feeds.isEmpty else { return "\(database): no feeds\n" }
+        let header = ["feed", "rows", "stops", "routes", "trips", "stop_times", "imports", "imported at", "version", "source"]
+        let rows: [[String]] = feeds.map { feed in
+            [
+                feed.name, Format.count(feed.rowCount), Format.count(feed.rowCounts[.stops] ?? 0),
+                Format.count(feed.rowCounts[.routes] ?? 0), Format.count(feed.rowCounts[.trips] ?? 0),
+                Format.count(feed.rowCounts[.stopTimes] ?? 0), Format.count(feed.importCount), feed.importedAt ?? "-",
+                feed.contentHash.map { String($0.prefix(12)) } ?? "-", feed.source ?? "-",
+            ]
+        }
+        return Format.table(header: header, rows: rows, leftAligned: [0, 7, 8, 9])
+    }
+}
