@@ -43,6 +43,8 @@ struct SummaryJSON: Encodable {
     let loadSeconds: Double
     let indexSeconds: Double
     let integritySeconds: Double
+    let hashSeconds: Double
+    let diffSeconds: Double
     let bytesRead: Int64
     let rowsStored: Int
     let rowsRejected: Int
@@ -70,6 +72,8 @@ struct SummaryJSON: Encodable {
         loadSeconds = seconds(summary.loadDuration)
         indexSeconds = seconds(summary.indexDuration)
         integritySeconds = seconds(summary.integrityDuration)
+        hashSeconds = seconds(summary.hashDuration)
+        diffSeconds = seconds(summary.diffDuration)
         bytesRead = summary.bytesRead
         rowsStored = summary.rowsStored
         rowsRejected = summary.rowsRejected

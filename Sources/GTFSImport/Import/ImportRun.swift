@@ -82,11 +82,12 @@ final class ImportRun: Sendable {
                 let hashStart = clock.now
                 report(WriterState(start: start, replaced: []), phase: .hashing)
                 try plan.findUnchangedFiles(in: source, stored: existing, chunkSize: options.chunkSize) { !self.isCancelled }
+                let hashDuration = clock.now - hashStart
                 if plan.isNoChange {
-                    return noChangeSummary(plan, store: store, hashDuration: clock.now - hashStart, start: start)
+                    return noChangeSummary(plan, store: store, hashDuration: hashDuration, start: start)
                 }
                 var summary = try write(store, plan, start: start, startDate: startDate)
-                summary.hashDuration = clock.now - hashStart
+                summary.hashDuration = hashDuration
                 return summary
             }
             return try write(store, plan, start: start, startDate: startDate)
@@ -131,6 +132,7 @@ final class ImportRun: Sendable {
         }
 
         var writer = WriterState(start: start, replaced: plan.replaced, isIncremental: plan.incremental)
+        let loadStart = clock.now
         var summary = ImportSummary()
         summary.feed = options.feed
         summary.kind = plan.incremental ? .incremental : .full
@@ -211,6 +213,8 @@ final class ImportRun: Sendable {
         summary.bytesRead = feed.bytesRead
         summary.duration = clock.now - start
         summary.diffDuration = writer.diffDuration
+        // Loading is what happened between the start of writing and the index build (a diff included).
+        summary.loadDuration = max(.zero, summary.loadDuration - (loadStart - start))
         var final = writer.progress(phase: .finished, bytesRead: feed.bytesRead, totalBytes: feed.bytesRead)
         final.fileName = ""
         reporter.offer(final)
