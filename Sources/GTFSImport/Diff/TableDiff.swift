@@ -4,20 +4,21 @@ import GTFS
 
 /// Applies a new version of one table of one feed as a diff by key.
 ///
-/// The new rows go into a staging copy of the table in the connection's temp schema (same columns and
-/// keys, so the same rows are refused as in a full import). Then one merge walk over both tables in key
+/// The new rows go into a staging copy of the table in a scratch database (``attachScratch(_:)``: a private
+/// temporary file without journal, deleted whole by ``detachScratch(_:)``), with the same columns and keys,
+/// so the same rows are refused as in a full import. Then one merge walk over both tables in key
 /// order (each read through its key index, no sort) sorts every key into inserted, updated, deleted or
 /// unchanged, and only the changes are written: deletes by key, then `INSERT OR REPLACE` from the staging
 /// copy. Tables without a key (`feed_info`, `attributions`) are compared as multisets of rows and, when
 /// they differ, rewritten whole.
 ///
-/// Everything happens inside the caller's transaction; ``drop(_:)`` removes the scratch tables.
+/// Everything happens inside the caller's transaction, between ``attachScratch(_:)`` and ``detachScratch(_:)``.
 struct TableDiff {
     let file: GTFSFile
     let feed: Int64
     /// `stops`.
     let table: String
-    /// `gtfs_stage_stops`, in the temp schema.
+    /// `gtfs_stage_stops`, in the scratch database.
     let stage: String
     /// The table's columns without `feed`.
     let columns: [String]
@@ -34,13 +35,12 @@ struct TableDiff {
         stage = "gtfs_stage_\(table)"
         columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))").map { $0["name"] as String }.filter { $0 != "feed" }
         key = SchemaV2.keyExpressions[table]
-        try Self.drop(db, table: table)
         guard let create = try String.fetchOne(db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]),
             let open = create.firstIndex(of: "(")
         else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no table \(table) in the store")
         }
-        try db.execute(sql: "CREATE TABLE temp.\(stage) " + create[open...])
+        try db.execute(sql: "CREATE TABLE \(Self.scratch).\(stage) " + create[open...])
         // The unique key indexes (not the post-load ones): they refuse the same duplicate rows.
         for index in try Row.fetchAll(
             db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql LIKE 'CREATE UNIQUE INDEX%'",
@@ -49,12 +49,44 @@ struct TableDiff {
             let name: String = index["name"]
             let sql: String = index["sql"]
             guard let on = sql.range(of: " ON \(table) (") else { continue }
-            try db.execute(sql: "CREATE UNIQUE INDEX temp.gtfs_stage_\(name) ON \(stage) (" + sql[on.upperBound...])
+            try db.execute(sql: "CREATE UNIQUE INDEX \(Self.scratch).gtfs_stage_\(name) ON \(stage) (" + sql[on.upperBound...])
         }
     }
 
     /// The qualified name to insert the new rows into.
-    var stagingTable: String { "temp.\(stage)" }
+    var stagingTable: String { "\(Self.scratch).\(stage)" }
+
+    /// The schema name of the scratch database.
+    static let scratch = "gtfs_scratch"
+
+    /// Attaches the scratch database: a private temporary file (SQLite deletes it on detach), without
+    /// journal or syncs, since nothing in it outlives the import. Call it outside a transaction.
+    /// - Throws: `DatabaseError`.
+    static func attachScratch(_ db: Database) throws {
+        // One left by an import whose detach failed (see detachScratch) goes first.
+        if try String.fetchAll(db, sql: "SELECT name FROM pragma_database_list").contains(scratch) {
+            try db.execute(sql: "DETACH DATABASE \(scratch)")
+        }
+        try db.execute(sql: "ATTACH DATABASE '' AS \(scratch)")
+        try db.execute(sql: "PRAGMA \(scratch).page_size = \(GTFSStore.pageSize)")
+        try db.execute(sql: "PRAGMA \(scratch).journal_mode = OFF")
+        try db.execute(sql: "PRAGMA \(scratch).synchronous = OFF")
+    }
+
+    /// Detaches the scratch database, which deletes its file at once, however many rows were staged
+    /// (dropping a staged table of millions of rows instead takes seconds). Call it outside a transaction.
+    /// It runs after the import's outcome is settled, so a failure must not change that outcome: the
+    /// database then stays attached until the next ``attachScratch(_:)`` or until the connection closes.
+    /// - Returns: whether it was detached.
+    @discardableResult
+    static func detachScratch(_ db: Database) -> Bool {
+        do {
+            try db.execute(sql: "DETACH DATABASE \(scratch)")
+            return true
+        } catch {
+            return false
+        }
+    }
 
     /// Compares the staging copy with the store and applies the differences to the store.
     ///
@@ -78,14 +110,14 @@ struct TableDiff {
         let order = keyList.joined(separator: ", ")
         let old = try db.makeStatement(sql: "SELECT \(selectList) FROM main.\(table) WHERE feed = \(feed) ORDER BY \(order)")
         // `feed = …` lets both reads walk the (feed, key…) index in order instead of sorting.
-        let new = try db.makeStatement(sql: "SELECT \(selectList) FROM temp.\(stage) WHERE feed = \(feed) ORDER BY \(order)")
+        let new = try db.makeStatement(sql: "SELECT \(selectList) FROM \(Self.scratch).\(stage) WHERE feed = \(feed) ORDER BY \(order)")
         let keyNames = keyList.indices.map { "k\($0)" }
         let keyColumns = keyNames.joined(separator: ", ")
-        try db.execute(sql: "CREATE TEMP TABLE gtfs_diff_delete (\(keyColumns))")
-        try db.execute(sql: "CREATE TEMP TABLE gtfs_diff_upsert (\(keyColumns))")
+        try db.execute(sql: "CREATE TABLE \(Self.scratch).gtfs_diff_delete (\(keyColumns))")
+        try db.execute(sql: "CREATE TABLE \(Self.scratch).gtfs_diff_upsert (\(keyColumns))")
         let placeholders = Array(repeating: "?", count: keyList.count).joined(separator: ", ")
-        let recordDelete = try db.makeStatement(sql: "INSERT INTO temp.gtfs_diff_delete VALUES (\(placeholders))")
-        let recordUpsert = try db.makeStatement(sql: "INSERT INTO temp.gtfs_diff_upsert VALUES (\(placeholders))")
+        let recordDelete = try db.makeStatement(sql: "INSERT INTO \(Self.scratch).gtfs_diff_delete VALUES (\(placeholders))")
+        let recordUpsert = try db.makeStatement(sql: "INSERT INTO \(Self.scratch).gtfs_diff_upsert VALUES (\(placeholders))")
 
         var changes = TableChanges()
         let merge = MergeWalk(
@@ -109,19 +141,21 @@ struct TableDiff {
             if key == nil {
                 // No key to address single rows: rewrite the feed's rows of the table.
                 try db.execute(sql: "DELETE FROM main.\(table) WHERE feed = \(feed)")
-                try db.execute(sql: "INSERT INTO main.\(table) (feed, \(columns.joined(separator: ", "))) SELECT \(feed), \(columns.joined(separator: ", ")) FROM temp.\(stage)")
+                try db.execute(sql: "INSERT INTO main.\(table) (feed, \(columns.joined(separator: ", "))) SELECT \(feed), \(columns.joined(separator: ", ")) FROM \(Self.scratch).\(stage)")
             } else {
                 let keyTuple = "(" + keyList.joined(separator: ", ") + ")"
-                try db.execute(sql: "DELETE FROM main.\(table) WHERE feed = \(feed) AND \(keyTuple) IN (SELECT \(keyColumns) FROM temp.gtfs_diff_delete)")
+                try db.execute(sql: "DELETE FROM main.\(table) WHERE feed = \(feed) AND \(keyTuple) IN (SELECT \(keyColumns) FROM \(Self.scratch).gtfs_diff_delete)")
                 let join = (["s.feed = \(feed)"] + zip(keyList, keyNames).map { "\($0) = d.\($1)" }).joined(separator: " AND ")
                 try db.execute(sql: """
                     INSERT OR REPLACE INTO main.\(table) (feed, \(columns.joined(separator: ", ")))
                     SELECT \(feed), \(columns.map { "s.\($0)" }.joined(separator: ", "))
-                    FROM temp.gtfs_diff_upsert AS d CROSS JOIN temp.\(stage) AS s ON \(join)
+                    FROM \(Self.scratch).gtfs_diff_upsert AS d CROSS JOIN \(Self.scratch).\(stage) AS s ON \(join)
                     """)
             }
         }
-        try Self.drop(db, table: table)
+        // The staged rows stay until the scratch database is detached: dropping them here would walk every page.
+        try db.execute(sql: "DROP TABLE \(Self.scratch).gtfs_diff_delete")
+        try db.execute(sql: "DROP TABLE \(Self.scratch).gtfs_diff_upsert")
         return changes
     }
 
@@ -138,12 +172,5 @@ struct TableDiff {
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
         }
-    }
-
-    /// Drops the scratch tables of `table`.
-    static func drop(_ db: Database, table: String) throws {
-        try db.execute(sql: "DROP TABLE IF EXISTS temp.gtfs_stage_\(table)")
-        try db.execute(sql: "DROP TABLE IF EXISTS temp.gtfs_diff_delete")
-        try db.execute(sql: "DROP TABLE IF EXISTS temp.gtfs_diff_upsert")
     }
 }

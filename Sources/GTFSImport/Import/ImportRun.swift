@@ -148,6 +148,8 @@ final class ImportRun: Sendable {
                 sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil)
                 interrupt.release()
             }
+            if plan.incremental { try TableDiff.attachScratch(db) }
+            defer { if plan.incremental { TableDiff.detachScratch(db) } }
             switch options.mode {
             case .atomic:
                 try db.inTransaction(.immediate) {
