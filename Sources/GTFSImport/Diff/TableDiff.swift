@@ -5,7 +5,7 @@ import GTFS
 /// Applies a new version of one table of one feed as a diff by key.
 ///
 /// The new rows go into a staging copy of the table in a scratch database (``attachScratch(_:)``: a private
-/// temporary file without journal, deleted whole by ``detachScratch(_:)``), with the same columns and keys,
+/// temporary file, deleted whole by ``detachScratch(_:)``), with the same columns and keys,
 /// so the same rows are refused as in a full import. Then one merge walk over both tables in key
 /// order (each read through its key index, no sort) sorts every key into inserted, updated, deleted or
 /// unchanged, and only the changes are written: deletes by key, then `INSERT OR REPLACE` from the staging
@@ -59,8 +59,8 @@ struct TableDiff {
     /// The schema name of the scratch database.
     static let scratch = "gtfs_scratch"
 
-    /// Attaches the scratch database: a private temporary file (SQLite deletes it on detach), without
-    /// journal or syncs, since nothing in it outlives the import. Call it outside a transaction.
+    /// Attaches the scratch database: a private temporary file (SQLite deletes it on detach), its journal
+    /// in memory and no syncs, since nothing in it outlives the import. Call it outside a transaction.
     /// - Throws: `DatabaseError`.
     static func attachScratch(_ db: Database) throws {
         // One left by an import whose detach failed (see detachScratch) goes first.
@@ -69,7 +69,10 @@ struct TableDiff {
         }
         try db.execute(sql: "ATTACH DATABASE '' AS \(scratch)")
         try db.execute(sql: "PRAGMA \(scratch).page_size = \(GTFSStore.pageSize)")
-        try db.execute(sql: "PRAGMA \(scratch).journal_mode = OFF")
+        // A rollback journal still, in memory: a multi-row INSERT that hits a duplicate key must be undone
+        // as a whole before its rows are retried one by one (with the journal off, its first rows stayed
+        // and were then refused as duplicates of themselves). It stays small: the file is empty at BEGIN.
+        try db.execute(sql: "PRAGMA \(scratch).journal_mode = MEMORY")
         try db.execute(sql: "PRAGMA \(scratch).synchronous = OFF")
     }
 
