@@ -32,7 +32,7 @@ struct TableDiff {
         self.file = file
         self.feed = feed
         table = GTFSSchema.tableName(for: file)
-        stage = "gtfs_stage_\(table)"
+        stage = Self.stagePrefix + table
         columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))").map { $0["name"] as String }.filter { $0 != "feed" }
         key = SchemaV2.keyExpressions[table]
         guard let create = try String.fetchOne(db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]),
@@ -49,12 +49,20 @@ struct TableDiff {
             let name: String = index["name"]
             let sql: String = index["sql"]
             guard let on = sql.range(of: " ON \(table) (") else { continue }
-            try db.execute(sql: "CREATE UNIQUE INDEX \(Self.scratch).gtfs_stage_\(name) ON \(stage) (" + sql[on.upperBound...])
+            try db.execute(sql: "CREATE UNIQUE INDEX \(Self.scratch).\(Self.stagePrefix)\(name) ON \(stage) (" + sql[on.upperBound...])
         }
     }
 
     /// The qualified name to insert the new rows into.
     var stagingTable: String { "\(Self.scratch).\(stage)" }
+
+    /// What names a staging copy of a table or index: `gtfs_stage_stops`, `gtfs_stage_transfers_key`.
+    static let stagePrefix = "gtfs_stage_"
+
+    /// The store's name of a table or index, given the name of its staging copy (or the store's name).
+    static func storeName(of name: String) -> String {
+        name.hasPrefix(stagePrefix) ? String(name.dropFirst(stagePrefix.count)) : name
+    }
 
     /// The schema name of the scratch database.
     static let scratch = "gtfs_scratch"

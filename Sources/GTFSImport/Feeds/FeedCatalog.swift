@@ -9,6 +9,8 @@ enum FeedCatalog {
         let id: Int64
         /// The import that made the current version (to notice a concurrent change).
         let importID: Int64?
+        /// The current version's content hash.
+        let contentHash: String?
         /// Content hash and counts per table, for tables recorded in `feed_tables`.
         let tables: [GTFSFile: TableState]
         /// Tables that hold rows of the feed.
@@ -25,7 +27,7 @@ enum FeedCatalog {
 
     /// The feed named `name`, or `nil` when the store does not hold it.
     static func state(_ db: Database, name: String) throws -> FeedState? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT feed, import_id FROM feeds WHERE name = ?", arguments: [name]) else {
+        guard let row = try Row.fetchOne(db, sql: "SELECT feed, import_id, content_hash FROM feeds WHERE name = ?", arguments: [name]) else {
             return nil
         }
         let id: Int64 = row["feed"]
@@ -46,7 +48,8 @@ enum FeedCatalog {
         {
             withRows.insert(file)
         }
-        return FeedState(id: id, importID: row["import_id"], tables: tables, tablesWithRows: withRows)
+        return FeedState(
+            id: id, importID: row["import_id"], contentHash: row["content_hash"], tables: tables, tablesWithRows: withRows)
     }
 
     /// The feed's number, creating its row when the store does not hold it yet.
@@ -174,7 +177,7 @@ enum FeedCatalog {
         guard let id = try Int64.fetchOne(db, sql: "SELECT feed FROM feeds WHERE name = ?", arguments: [name]) else { return nil }
         var deleted = 0
         for file in GTFSFile.allCases {
-            try db.execute(sql: "DELETE FROM \(GTFSSchema.tableName(for: file)) WHERE feed = ?", arguments: [id])
+            try GTFSSchema.deleteRows(db, of: [file], feed: id)
             deleted += db.changesCount
         }
         try db.execute(sql: "DELETE FROM feed_tables WHERE feed = ?", arguments: [id])

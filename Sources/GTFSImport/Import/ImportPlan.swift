@@ -13,6 +13,8 @@ struct ImportPlan {
     let replaceAll: Bool
     /// Files whose content hash matches the stored version, by table.
     private(set) var unchanged: [GTFSFile: (fileName: String, hash: String)] = [:]
+    /// Raw bytes of the files hashed by ``findUnchangedFiles(in:stored:chunkSize:shouldContinue:)``.
+    private(set) var hashedBytes: Int64 = 0
 
     init(imported: Set<GTFSFile>, existing: FeedCatalog.FeedState?, incremental: Bool, replaceAll: Bool) {
         self.imported = imported
@@ -50,6 +52,7 @@ struct ImportPlan {
                 let storedHash = stored.tables[table]?.contentHash
             else { continue }
             let hash = try entry.contentHash(chunkSize: chunkSize, shouldContinue: shouldContinue)
+            hashedBytes += entry.byteCount ?? 0
             if hash == storedHash { unchanged[table] = (entry.fileName, hash) }
         }
     }

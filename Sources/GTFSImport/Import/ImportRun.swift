@@ -80,11 +80,11 @@ final class ImportRun: Sendable {
                 replaceAll: (options.replacement ?? (source.isWholeFeed ? .allTables : .importedTables)) == .allTables)
             if incremental, let existing {
                 let hashStart = clock.now
-                report(WriterState(start: start, replaced: []), phase: .hashing)
+                report(WriterState(start: start), phase: .hashing)
                 try plan.findUnchangedFiles(in: source, stored: existing, chunkSize: options.chunkSize) { !self.isCancelled }
                 let hashDuration = clock.now - hashStart
                 if plan.isNoChange {
-                    return noChangeSummary(plan, store: store, hashDuration: hashDuration, start: start)
+                    return noChangeSummary(plan, hashDuration: hashDuration, start: start)
                 }
                 var summary = try write(store, plan, start: start, startDate: startDate)
                 summary.hashDuration = hashDuration
@@ -98,21 +98,19 @@ final class ImportRun: Sendable {
     }
 
     /// The summary of an incremental import whose files all match the stored version: nothing is written.
-    private func noChangeSummary(_ plan: ImportPlan, store: GTFSStore, hashDuration: Duration, start: ContinuousClock.Instant) -> ImportSummary {
+    private func noChangeSummary(_ plan: ImportPlan, hashDuration: Duration, start: ContinuousClock.Instant) -> ImportSummary {
         var summary = ImportSummary()
         summary.feed = options.feed
         summary.kind = .incremental
         summary.mode = options.mode
         summary.changedNothing = true
         summary.tables = plan.unchangedImports()
-        summary.contentHash = try? store.pool.read { db in
-            try String.fetchOne(db, sql: "SELECT content_hash FROM feeds WHERE name = ?", arguments: [options.feed])
-        } ?? nil
+        summary.contentHash = plan.existing?.contentHash
         summary.hashDuration = hashDuration
         summary.duration = .now - start
         // Every file was read once, to hash it.
-        summary.bytesRead = ((try? source.entries()) ?? []).reduce(0) { $0 + ($1.byteCount ?? 0) }
-        var final = WriterState(start: start, replaced: []).progress(
+        summary.bytesRead = plan.hashedBytes
+        var final = WriterState(start: start).progress(
             phase: .finished, bytesRead: summary.bytesRead, totalBytes: summary.bytesRead)
         final.fileName = ""
         reporter.offer(final)
@@ -131,8 +129,7 @@ final class ImportRun: Sendable {
             _ = parserDone.wait(timeout: .now() + .milliseconds(50))
         }
 
-        var writer = WriterState(start: start, replaced: plan.replaced, isIncremental: plan.incremental)
-        let loadStart = clock.now
+        var writer = WriterState(start: start, isIncremental: plan.incremental)
         var summary = ImportSummary()
         summary.feed = options.feed
         summary.kind = plan.incremental ? .incremental : .full
@@ -215,8 +212,6 @@ final class ImportRun: Sendable {
         summary.bytesRead = feed.bytesRead
         summary.duration = clock.now - start
         summary.diffDuration = writer.diffDuration
-        // Loading is what happened between the start of writing and the index build (a diff included).
-        summary.loadDuration = max(.zero, summary.loadDuration - (loadStart - start))
         var final = writer.progress(phase: .finished, bytesRead: feed.bytesRead, totalBytes: feed.bytesRead)
         final.fileName = ""
         reporter.offer(final)
@@ -339,7 +334,7 @@ final class ImportRun: Sendable {
             try applyPendingDiff(db, &writer)
         }
         for file in GTFSFile.loadOrder where plan.removed.contains(file) {
-            try db.execute(sql: "DELETE FROM \(GTFSSchema.tableName(for: file)) WHERE feed = ?", arguments: [feed])
+            try GTFSSchema.deleteRows(db, of: [file], feed: feed)
             writer.changesByTable[file] = TableChanges(deleted: db.changesCount)
         }
     }
@@ -351,7 +346,8 @@ final class ImportRun: Sendable {
         startDate: Date
     ) throws {
         let clock = ContinuousClock()
-        summary.loadDuration = clock.now - writer.start
+        // Loading: from the start of writing to the index build (a diff included, an incremental import's hashing not).
+        summary.loadDuration = clock.now - writer.loadStart
         report(writer, phase: .buildingIndexes)
         let indexStart = clock.now
         try GTFSSchema.createIndexes(db)
@@ -360,7 +356,7 @@ final class ImportRun: Sendable {
         if options.checksReferences {
             report(writer, phase: .checkingReferences)
             let checkStart = clock.now
-            let touched = plan.incremental ? Set(writer.changesByTable.filter { !$0.value.isEmpty }.keys) : Set(writer.replaced)
+            let touched = plan.incremental ? Set(writer.changesByTable.filter { !$0.value.isEmpty }.keys) : Set(plan.replaced)
             for check in ReferenceCheck.all where check.involves(touched) {
                 if isCancelled { throw CancellationError() }
                 summary.integrity.checksRun += 1
@@ -464,7 +460,7 @@ final class ImportRun: Sendable {
             // "UNIQUE constraint failed: index 'transfers_key'": a key with optional parts.
             if let quoted = message[range.upperBound...].split(separator: "'").dropFirst().first,
                 // A staging copy's index is named after the store's (`gtfs_stage_transfers_key`).
-                let keyColumns = SchemaV2.keyIndexColumns[String(quoted.hasPrefix("gtfs_stage_") ? quoted.dropFirst(11) : quoted)]
+                let keyColumns = SchemaV2.keyIndexColumns[TableDiff.storeName(of: String(quoted))]
             {
                 columns = keyColumns.joined(separator: ", ")
             }

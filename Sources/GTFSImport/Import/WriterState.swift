@@ -4,8 +4,8 @@ import GTFS
 /// reported at the end.
 struct WriterState {
     let start: ContinuousClock.Instant
-    /// The tables the import empties and reloads.
-    let replaced: [GTFSFile]
+    /// When writing began (after an incremental import's hashing): the start of the load phase.
+    let loadStart: ContinuousClock.Instant = .now
     /// Rows stored per table, for progress.
     private(set) var rowsByTable: [GTFSFile: Int] = [:]
     /// Rows stored and refused per file name.
@@ -31,9 +31,8 @@ struct WriterState {
     /// Time spent comparing and applying diffs.
     var diffDuration: Duration = .zero
 
-    init(start: ContinuousClock.Instant, replaced: [GTFSFile], isIncremental: Bool = false) {
+    init(start: ContinuousClock.Instant, isIncremental: Bool = false) {
         self.start = start
-        self.replaced = replaced
         self.isIncremental = isIncremental
     }
 

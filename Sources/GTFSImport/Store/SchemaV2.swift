@@ -599,31 +599,26 @@ extension SchemaV2 {
                 if let close = rest.firstIndex(of: ")") { result[name] = topLevelList(rest[..<close]).filter { $0 != "feed" } }
             }
         }
-        for sql in keyIndexes {
-            let words = sql.split(whereSeparator: \.isWhitespace)
-            guard let on = words.firstIndex(of: "ON"), words.indices.contains(on + 1),
-                let open = sql.range(of: " ("), let close = sql.range(of: ")", options: .backwards)
-            else { continue }
-            let table = String(words[on + 1])
-            if table == "attributions" { continue }
-            result[table] = topLevelList(sql[open.upperBound ..< close.lowerBound]).filter { $0 != "feed" }
+        for key in keyIndexKeys where key.table != "attributions" {
+            result[key.table] = key.expressions
         }
         return result
     }()
 
     /// The columns of each unique key index, by index name (`transfers_key` → `from_stop_id`, …): SQLite
     /// names only the index when such a key refuses a row.
-    static let keyIndexColumns: [String: [String]] = {
-        var result: [String: [String]] = [:]
-        for sql in keyIndexes {
-            let words = sql.split(whereSeparator: \.isWhitespace)
-            guard let index = words.firstIndex(of: "INDEX"), words.indices.contains(index + 1),
-                let open = sql.range(of: " ("), let close = sql.range(of: ")", options: .backwards)
-            else { continue }
-            result[String(words[index + 1])] = topLevelList(sql[open.upperBound ..< close.lowerBound]).filter { $0 != "feed" }.map(columnName)
-        }
-        return result
-    }()
+    static let keyIndexColumns: [String: [String]] = Dictionary(
+        uniqueKeysWithValues: keyIndexKeys.map { ($0.index, $0.expressions.map(columnName)) })
+
+    /// Each unique key index of ``keyIndexes``: its name, its table and its expressions without `feed`.
+    private static let keyIndexKeys: [(index: String, table: String, expressions: [String])] = keyIndexes.compactMap { sql in
+        let words = sql.split(whereSeparator: \.isWhitespace)
+        guard let index = words.firstIndex(of: "INDEX"), let on = words.firstIndex(of: "ON"), words.indices.contains(on + 1),
+            let open = sql.range(of: " ("), let close = sql.range(of: ")", options: .backwards)
+        else { return nil }
+        let expressions = topLevelList(sql[open.upperBound ..< close.lowerBound]).filter { $0 != "feed" }
+        return (String(words[index + 1]), String(words[on + 1]), expressions)
+    }
 
     /// `a, ifnull(b, ''), c` → `["a", "ifnull(b, '')", "c"]`.
     static func topLevelList(_ text: Substring) -> [String] {
