@@ -35,7 +35,9 @@ def main():
             if not info.filename.endswith("stop_times.txt"):
                 new.writestr(info, old.read(info.filename), compress_type=info.compress_type)
                 continue
-            with old.open(info) as raw, new.open(zipfile.ZipInfo(info.filename, date_time=info.date_time), "w", force_zip64=True) as out:
+            entry = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+            entry.compress_type = zipfile.ZIP_DEFLATED  # ZipInfo's default is STORED
+            with old.open(info) as raw, new.open(entry, "w", force_zip64=True) as out:
                 reader = io.TextIOWrapper(raw, encoding="utf-8", newline="")
                 writer = io.TextIOWrapper(out, encoding="utf-8", newline="")
                 header = reader.readline()

@@ -231,5 +231,5 @@ private struct ShortLevel: SQLiteInsertable {
     init(id: String) { self.id = id }
     init(row: GTFS.Row) throws { id = try row.requiredText(0) }
 
-    func bind(to row: inout SQLiteRowBinder) { row.bind(id) }
+    func bind<Row: StoreRowWriter>(to row: inout Row) { row.bind(id) }
 }

@@ -23,8 +23,8 @@ struct SchemaTests {
             #expect(try Int.fetchOne(db, sql: "PRAGMA page_size") == 8192)
             #expect(try Int32.fetchOne(db, sql: "PRAGMA application_id") == GTFSSchema.applicationID)
             #expect(try Int.fetchOne(db, sql: "SELECT value FROM gtfs_meta WHERE key = 'schema_version'") == GTFSSchema.version)
-            #expect(try GTFSSchema.migrator.appliedIdentifiers(db) == ["v1", "v2"])
-            #expect(tables.isSuperset(of: ["feeds", "feed_tables", "imports"]))
+            #expect(try GTFSSchema.migrator.appliedIdentifiers(db) == ["v1", "v2", "v3"])
+            #expect(tables.isSuperset(of: ["feeds", "feed_tables", "imports", "feed_groups"]))
         }
         #expect(try store.rowCounts().values.allSatisfy { $0 == 0 })
         #expect(try store.rowCounts().count == GTFSFile.allCases.count)
@@ -88,7 +88,7 @@ struct SchemaTests {
                 #expect(pk == (key.isEmpty ? [] : key + ["feed"]), "\(table)")
             }
             let withoutRowID = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE sql LIKE '%WITHOUT ROWID%' ORDER BY name")
-            #expect(withoutRowID == ["shapes", "stop_times"])
+            #expect(withoutRowID == ["feed_groups", "shapes", "stop_times"])
         }
     }
 

@@ -10,7 +10,8 @@ import GTFS
 /// order (each read through its key index, no sort) sorts every key into inserted, updated, deleted or
 /// unchanged, and only the changes are written: deletes by key, then `INSERT OR REPLACE` from the staging
 /// copy. Tables without a key (`feed_info`, `attributions`) are compared as multisets of rows and, when
-/// they differ, rewritten whole.
+/// they differ, rewritten whole. A grouped table with known group digests stages and walks only the
+/// groups that differ (see ``GroupFilter``).
 ///
 /// Everything happens inside the caller's transaction, between ``attachScratch(_:)`` and ``detachScratch(_:)``.
 struct TableDiff {
@@ -24,11 +25,15 @@ struct TableDiff {
     let columns: [String]
     /// The key expressions (`trip_id`, `ifnull(agency_id, '')`), or nil for a table without a key.
     let key: [String]?
+    /// For a grouped table whose stored groups are known: which groups to stage and compare.
+    var filter: GroupFilter?
 
     /// Creates the staging copy (empty) of `file`'s table.
     ///
+    /// - Parameter comparesGroups: whether to compare group by group (a grouped table whose stored
+    ///   groups are complete, see ``GroupFilter``) instead of staging and comparing every row.
     /// - Throws: `DatabaseError`.
-    init(_ db: Database, file: GTFSFile, feed: Int64) throws {
+    init(_ db: Database, file: GTFSFile, feed: Int64, comparesGroups: Bool = false) throws {
         self.file = file
         self.feed = feed
         table = GTFSSchema.tableName(for: file)
@@ -50,6 +55,10 @@ struct TableDiff {
             let sql: String = index["sql"]
             guard let on = sql.range(of: " ON \(table) (") else { continue }
             try db.execute(sql: "CREATE UNIQUE INDEX \(Self.scratch).\(Self.stagePrefix)\(name) ON \(stage) (" + sql[on.upperBound...])
+        }
+        if comparesGroups, let column = GroupedTables.column(for: file) {
+            filter = try GroupFilter(
+                db, file: file, feed: feed, column: column, stagingTable: "\(Self.scratch).\(stage)", columns: columns)
         }
     }
 
@@ -119,7 +128,10 @@ struct TableDiff {
         }
         let selectList = selected.joined(separator: ", ")
         let order = keyList.joined(separator: ", ")
-        let old = try db.makeStatement(sql: "SELECT \(selectList) FROM main.\(table) WHERE feed = \(feed) ORDER BY \(order)")
+        // Compared group by group: only the staged and deleted groups are read.
+        let unchangedGroupRows = try filter?.markDeletedGroups(db) ?? 0
+        let restriction = filter.map { " AND " + $0.storedRowsCondition } ?? ""
+        let old = try db.makeStatement(sql: "SELECT \(selectList) FROM main.\(table) WHERE feed = \(feed)\(restriction) ORDER BY \(order)")
         // `feed = …` lets both reads walk the (feed, key…) index in order instead of sorting.
         let new = try db.makeStatement(sql: "SELECT \(selectList) FROM \(Self.scratch).\(stage) WHERE feed = \(feed) ORDER BY \(order)")
         let keyNames = keyList.indices.map { "k\($0)" }
@@ -130,7 +142,7 @@ struct TableDiff {
         let recordDelete = try db.makeStatement(sql: "INSERT INTO \(Self.scratch).gtfs_diff_delete VALUES (\(placeholders))")
         let recordUpsert = try db.makeStatement(sql: "INSERT INTO \(Self.scratch).gtfs_diff_upsert VALUES (\(placeholders))")
 
-        var changes = TableChanges()
+        var changes = TableChanges(unchanged: unchangedGroupRows)
         let merge = MergeWalk(
             old: old.sqliteStatement, new: new.sqliteStatement, keyPositions: keyPositions, columnCount: Int32(columns.count))
         try merge.run(isCancelled: isCancelled) { step in
@@ -164,6 +176,7 @@ struct TableDiff {
                     """)
             }
         }
+        try filter?.updateStoredGroups(db)
         // The staged rows stay until the scratch database is detached: dropping them here would walk every page.
         try db.execute(sql: "DROP TABLE \(Self.scratch).gtfs_diff_delete")
         try db.execute(sql: "DROP TABLE \(Self.scratch).gtfs_diff_upsert")

@@ -79,6 +79,7 @@ enum FeedCatalog {
             try db.execute(
                 sql: "DELETE FROM feed_tables WHERE feed = ? AND table_name = ?", arguments: [feed, GTFSSchema.tableName(for: file)])
         }
+        try FeedGroups.delete(db, feed: feed, tables: emptied.filter { loaded[$0] == nil })
     }
 
     /// The feed's content hash: the SHA-256 of `table_name:hash` lines over its recorded tables, in name
@@ -146,6 +147,7 @@ enum FeedCatalog {
             try db.execute(
                 sql: "DELETE FROM feed_tables WHERE feed = ? AND table_name = ?", arguments: [feed, GTFSSchema.tableName(for: file)])
         }
+        try FeedGroups.delete(db, feed: feed, tables: tables)
         try db.execute(sql: "UPDATE feeds SET content_hash = NULL WHERE feed = ?", arguments: [feed])
     }
 
@@ -181,6 +183,7 @@ enum FeedCatalog {
             deleted += db.changesCount
         }
         try db.execute(sql: "DELETE FROM feed_tables WHERE feed = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM feed_groups WHERE feed = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM feeds WHERE feed = ?", arguments: [id])
         return deleted
     }

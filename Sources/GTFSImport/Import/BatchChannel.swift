@@ -6,7 +6,8 @@ import GTFS
 final class BatchChannel: @unchecked Sendable {
     /// What the writer takes next.
     enum Item {
-        case batch(RecordBatch)
+        /// A batch, with its group runs when its table is grouped (see ``GroupRun``).
+        case batch(RecordBatch, runs: [GroupRun]?)
         /// The parser finished with this result; nothing follows.
         case end(Result<FeedSummary, any Error>)
     }
@@ -14,7 +15,7 @@ final class BatchChannel: @unchecked Sendable {
     let capacity: Int
     // All below only under `condition`.
     private let condition = NSCondition()
-    private var batches: [RecordBatch] = []
+    private var batches: [(RecordBatch, [GroupRun]?)] = []
     private var end: Result<FeedSummary, any Error>?
     private var closed = false
 
@@ -22,14 +23,14 @@ final class BatchChannel: @unchecked Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// Hands a batch to the writer, waiting while the channel is full.
+    /// Hands a batch and its group runs to the writer, waiting while the channel is full.
     /// - Throws: `CancellationError` once the channel is closed.
-    func put(_ batch: RecordBatch) throws {
+    func put(_ batch: RecordBatch, runs: [GroupRun]?) throws {
         condition.lock()
         defer { condition.unlock() }
         while batches.count >= capacity && !closed { condition.wait() }
         if closed { throw CancellationError() }
-        batches.append(batch)
+        batches.append((batch, runs))
         condition.broadcast()
     }
 
@@ -57,7 +58,8 @@ final class BatchChannel: @unchecked Sendable {
         if closed { return nil }
         if !batches.isEmpty {
             condition.broadcast()
-            return .batch(batches.removeFirst())
+            let (batch, runs) = batches.removeFirst()
+            return .batch(batch, runs: runs)
         }
         return end.map { .end($0) }
     }

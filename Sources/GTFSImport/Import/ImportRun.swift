@@ -151,7 +151,7 @@ final class ImportRun: Sendable {
             case .atomic:
                 try db.inTransaction(.immediate) {
                     let feed = try begin(db, plan, &writer)
-                    _ = try load(db, &writer, feed: feed, commitEvery: nil)
+                    _ = try load(db, &writer, feed: feed, plan: plan, commitEvery: nil)
                     if plan.incremental {
                         try finishDiff(db, plan, &writer, feed: feed)
                         if writer.changesByTable.values.allSatisfy(\.isEmpty) {
@@ -172,7 +172,7 @@ final class ImportRun: Sendable {
                     while !finished {
                         try db.inTransaction(.immediate) {
                             if first { feed = try begin(db, plan, &writer, dropsIndexes: false) }
-                            finished = try load(db, &writer, feed: feed, commitEvery: max(1, rowsPerCommit))
+                            finished = try load(db, &writer, feed: feed, plan: plan, commitEvery: max(1, rowsPerCommit))
                             if finished {
                                 try finishLoad(db, plan, &writer, &summary, feed: feed, startDate: startDate)
                                 try db.execute(sql: "DELETE FROM gtfs_meta WHERE key = 'import_stopped_at'")
@@ -258,7 +258,11 @@ final class ImportRun: Sendable {
                         self.parsedBytes.store(state.bytesRead, ordering: .relaxed)
                         self.totalBytes.store(state.totalBytes ?? -1, ordering: .relaxed)
                     },
-                    consume: { batch in try self.channel.put(batch) })
+                    consume: { batch in
+                        // Grouped tables are hashed here, on the parser's thread (see GroupRun).
+                        let runs = GroupedTables.column(for: batch.file) != nil ? GroupRun.split(batch) : nil
+                        try self.channel.put(batch, runs: runs)
+                    })
             }
             channel.finish(result)
             done.signal()
@@ -268,7 +272,7 @@ final class ImportRun: Sendable {
 
     /// Stores batches until the parser ends (`true`) or, in batched mode, until `commitEvery` rows
     /// have been stored since the last commit (`false`).
-    private func load(_ db: Database, _ writer: inout WriterState, feed: Int64, commitEvery: Int?) throws -> Bool {
+    private func load(_ db: Database, _ writer: inout WriterState, feed: Int64, plan: ImportPlan, commitEvery: Int?) throws -> Bool {
         while true {
             guard let item = channel.next() else { throw CancellationError() }
             switch item {
@@ -279,11 +283,12 @@ final class ImportRun: Sendable {
                 if !source.isWholeFeed, let empty = feed.tables.lazy.flatMap(\.warnings).first(where: { $0.kind == .emptyFile }) {
                     throw empty
                 }
+                try finishGroups(&writer)
                 writer.feedSummary = feed
                 return true
-            case .batch(let batch):
+            case .batch(let batch, let runs):
                 if isCancelled { throw CancellationError() }
-                try store(batch, db, &writer, feed: feed)
+                try store(batch, runs: runs, db, &writer, feed: feed, plan: plan)
                 reporter.offer(
                     writer.progress(
                         phase: .loading, bytesRead: parsedBytes.load(ordering: .relaxed),
@@ -293,30 +298,85 @@ final class ImportRun: Sendable {
         }
     }
 
-    /// Inserts one batch (into the table's staging copy in an incremental import); rows the database
-    /// refuses (a duplicate key) are rejected with an error that names the line, or, in strict mode, stop
-    /// the import.
-    private func store(_ batch: RecordBatch, _ db: Database, _ writer: inout WriterState, feed: Int64) throws {
+    /// Stores one batch: inserts it (into the table's staging copy in an incremental import), or, when
+    /// the table is compared group by group, stages only the groups that changed.
+    private func store(_ batch: RecordBatch, runs: [GroupRun]?, _ db: Database, _ writer: inout WriterState, feed: Int64, plan: ImportPlan) throws {
         if batch.fileName != writer.currentFile {
             phaseObserver.withLock { $0 }?(.loading, batch.fileName)
+            try finishGroups(&writer)
             if writer.isIncremental {
                 // The previous file is complete: apply it while the parser reads this one.
                 try applyPendingDiff(db, &writer)
-                writer.pendingDiff = try TableDiff(db, file: batch.file, feed: feed)
+                writer.pendingDiff = try makeDiff(db, file: batch.file, feed: feed, plan: plan)
+            }
+            if runs != nil, writer.pendingDiff?.filter == nil {
+                writer.groupRecorder = try GroupRecorder(db, file: batch.file, feed: feed)
             }
         }
+        if let runs, let decision = try writer.pendingDiff?.filter?.add(runs, of: batch) {
+            writer.kept(decision.skippedRows, of: batch)
+            try stage(decision.stage, db, &writer, feed: feed)
+            return
+        }
+        let refused = try insert(batch, db, &writer, feed: feed)
+        try writer.groupRecorder?.record(runs ?? [], of: batch, refused: refused)
+    }
+
+    /// Inserts a batch (into the table's staging copy in an incremental import); rows the database
+    /// refuses (a duplicate key) are rejected with an error that names the line, or, in strict mode, stop
+    /// the import.
+    /// - Returns: the indexes in the batch of the refused rows.
+    private func insert(_ batch: RecordBatch, _ db: Database, _ writer: inout WriterState, feed: Int64) throws -> [Int] {
         let strict = options.strict
         var refused: [GTFSError] = []
+        var indexes: [Int] = []
         let stored = try batch.insert(into: db, feed: feed, table: writer.pendingDiff?.stagingTable) { index, error in
             let problem = Self.refusal(error, fileName: batch.fileName, line: batch.line(at: index))
             if strict { throw problem }
             refused.append(problem)
+            indexes.append(index)
         }
         writer.stored(stored, refused: refused, of: batch, maxErrors: options.maxStoredErrors)
+        return indexes
+    }
+
+    /// Stages the rows of the groups a ``GroupFilter`` found changed; a group the store refuses a row of
+    /// loses its digest.
+    private func stage(_ groups: [PendingGroup], _ db: Database, _ writer: inout WriterState, feed: Int64) throws {
+        guard let batch = PendingGroup.gather(groups) else { return }
+        for index in try insert(batch, db, &writer, feed: feed) {
+            if let position = PendingGroup.group(holding: index, in: groups), let key = groups[position].key {
+                try writer.pendingDiff?.filter?.invalidate(key)
+            }
+        }
+    }
+
+    /// Ends the group digests of the table stored last.
+    private func finishGroups(_ writer: inout WriterState) throws {
+        try writer.groupRecorder?.finish()
+        writer.groupRecorder = nil
+    }
+
+    /// The diff of one table of an incremental import: group by group when the table is grouped and the
+    /// store holds its groups (or none of its rows); otherwise row by row, and then the stored groups,
+    /// which no longer describe what the table will hold, are forgotten (a ``GroupRecorder`` writes new ones).
+    private func makeDiff(_ db: Database, file: GTFSFile, feed: Int64, plan: ImportPlan) throws -> TableDiff {
+        var comparesGroups = false
+        if GroupedTables.column(for: file) != nil {
+            if let existing = plan.existing, existing.tables[file] != nil {
+                comparesGroups = try !existing.tablesWithRows.contains(file) || FeedGroups.exist(db, feed: feed, file: file)
+            }
+            if !comparesGroups { try FeedGroups.delete(db, feed: feed, tables: [file]) }
+        }
+        return try TableDiff(db, file: file, feed: feed, comparesGroups: comparesGroups)
     }
 
     /// Compares the staged table with the store and writes the differences.
     private func applyPendingDiff(_ db: Database, _ writer: inout WriterState) throws {
+        if let feed = writer.pendingDiff?.feed, let decision = try writer.pendingDiff?.filter?.finish() {
+            writer.kept(decision.skippedRows, of: nil)
+            try stage(decision.stage, db, &writer, feed: feed)
+        }
         guard let diff = writer.pendingDiff else { return }
         writer.pendingDiff = nil
         let clock = ContinuousClock()
@@ -330,7 +390,7 @@ final class ImportRun: Sendable {
     private func finishDiff(_ db: Database, _ plan: ImportPlan, _ writer: inout WriterState, feed: Int64) throws {
         try applyPendingDiff(db, &writer)
         for file in GTFSFile.loadOrder where plan.tablesToParse.contains(file) && writer.changesByTable[file] == nil {
-            writer.pendingDiff = try TableDiff(db, file: file, feed: feed)
+            writer.pendingDiff = try makeDiff(db, file: file, feed: feed, plan: plan)
             try applyPendingDiff(db, &writer)
         }
         for file in GTFSFile.loadOrder where plan.removed.contains(file) {

@@ -26,6 +26,8 @@ struct WriterState {
     let isIncremental: Bool
     /// The table being staged, applied when its file ends (incremental import).
     var pendingDiff: TableDiff?
+    /// The group digests of the table being stored whole (see ``GroupRecorder``).
+    var groupRecorder: GroupRecorder?
     /// What the import changed per table: the diffs' counts, or a full import's deletes and inserts.
     var changesByTable: [GTFSFile: TableChanges] = [:]
     /// Time spent comparing and applying diffs.
@@ -48,6 +50,19 @@ struct WriterState {
             let kept = refusalsByFile[batch.fileName, default: []].count
             refusalsByFile[batch.fileName, default: []] += refused.prefix(max(0, maxErrors - kept))
         }
+    }
+
+    /// Counts rows an incremental import kept without writing them (their group is unchanged): the store
+    /// holds them, so they count as stored.
+    /// - Parameter batch: the batch they came in; the file being stored when `nil`.
+    mutating func kept(_ count: Int, of batch: RecordBatch?) {
+        if let batch {
+            currentFile = batch.fileName
+            currentTable = batch.file
+        }
+        guard let table = currentTable else { return }
+        rowsByTable[table, default: 0] += count
+        storedByFile[currentFile, default: 0] += count
     }
 
     /// Marks everything stored so far as committed.

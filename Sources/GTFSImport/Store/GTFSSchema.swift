@@ -19,13 +19,14 @@ public import GTFS
 /// ```
 public enum GTFSSchema {
     /// The schema version this build writes, also stored in `gtfs_meta` under `schema_version`.
-    public static let version = 2
+    public static let version = 3
 
     /// The value of `PRAGMA application_id` in every GTFS store (the ASCII bytes `GTFS`).
     public static let applicationID: Int32 = SchemaV1.applicationID
 
     /// The migrations, in order: `v1` creates the schema, `v2` adds the `feed` column to every table and
-    /// the `feeds`, `feed_tables` and `imports` tables (a version 1 store's rows become feed 1, `default`).
+    /// the `feeds`, `feed_tables` and `imports` tables (a version 1 store's rows become feed 1, `default`),
+    /// `v3` adds `feed_groups`, the group digests of incremental imports.
     /// Later versions append migrations; a database holding an identifier this list lacks was written by a
     /// newer build and is refused.
     public static let migrator: DatabaseMigrator = {
@@ -36,6 +37,9 @@ public enum GTFSSchema {
         }
         migrator.registerMigration(SchemaV2.identifier, foreignKeyChecks: .immediate) { db in
             try SchemaV2.migrate(db)
+        }
+        migrator.registerMigration(SchemaV3.identifier, foreignKeyChecks: .immediate) { db in
+            try SchemaV3.migrate(db)
         }
         return migrator
     }()

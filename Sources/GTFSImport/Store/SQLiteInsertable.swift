@@ -8,7 +8,7 @@ public import GTFS
 ///
 /// ```swift
 /// extension Level: SQLiteInsertable {
-///     public func bind(to row: inout SQLiteRowBinder) {
+///     public func bind<Row: StoreRowWriter>(to row: inout Row) {
 ///         row.bind(levelID); row.bind(levelIndex); row.bind(levelName)
 ///     }
 /// }
@@ -18,8 +18,9 @@ public protocol SQLiteInsertable: GTFSRecord {
     static var tableName: String { get }
     /// The table's columns, in the order ``bind(to:)`` binds them.
     static var columnNames: [String] { get }
-    /// Binds exactly one value per column of ``columnNames``, in that order.
-    func bind(to row: inout SQLiteRowBinder)
+    /// Writes exactly one value per column of ``columnNames``, in that order: to a prepared INSERT
+    /// (``SQLiteRowBinder``) or to a hash (`RowHasher`).
+    func bind<Row: StoreRowWriter>(to row: inout Row)
 }
 
 extension SQLiteInsertable {

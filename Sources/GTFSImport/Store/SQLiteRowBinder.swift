@@ -1,16 +1,14 @@
-public import GTFS
 import GRDBSQLite
 
 /// Binds one record's values, left to right, to the positional parameters of a prepared INSERT.
 ///
 /// ``TableInserter`` hands one to ``SQLiteInsertable/bind(to:)`` for every row; each `bind` call fills the
-/// next parameter with the store's representation of the value: strings as TEXT, times as INTEGER
-/// seconds, dates as INTEGER `YYYYMMDD`, enums as INTEGER codes, booleans as 0/1, doubles as REAL, colors
-/// as TEXT `RRGGBB`, currency amounts as TEXT with the exact decimal, `nil` as NULL.
+/// next parameter with the store's representation of the value (see ``StoreRowWriter``, which maps the
+/// GTFS value types onto the four primitives this type binds).
 ///
 /// ```swift
 /// extension Level: SQLiteInsertable {
-///     public func bind(to row: inout SQLiteRowBinder) {
+///     public func bind<Row: StoreRowWriter>(to row: inout Row) {
 ///         row.bind(levelID); row.bind(levelIndex); row.bind(levelName)
 ///     }
 /// }
@@ -19,7 +17,7 @@ import GRDBSQLite
 /// Values are bound with `sqlite3_bind_*` straight into the statement, with no intermediate `DatabaseValue`
 /// or `StatementArguments`; text is copied once into buffers SQLite reads in place, and a parameter that
 /// already holds NULL is not bound again.
-public struct SQLiteRowBinder {
+public struct SQLiteRowBinder: StoreRowWriter {
     /// The raw statement.
     private let statement: OpaquePointer
     /// Text copies and the NULL mask of the statement's parameters.
@@ -85,73 +83,13 @@ public struct SQLiteRowBinder {
         next { sqlite3_bind_text64($0, $1, text.0, UInt64(text.1), nil, UInt8(SQLITE_UTF8)) }
     }
 
-    /// Binds TEXT, or NULL for `nil`.
-    public mutating func bind(_ value: String?) {
-        if let value { bind(value) } else { bindNull() }
-    }
-
     /// Binds an INTEGER.
     public mutating func bind(_ value: Int) {
         next { sqlite3_bind_int64($0, $1, Int64(value)) }
     }
 
-    /// Binds an INTEGER, or NULL for `nil`.
-    public mutating func bind(_ value: Int?) {
-        if let value { bind(value) } else { bindNull() }
-    }
-
     /// Binds a REAL.
     public mutating func bind(_ value: Double) {
         next { sqlite3_bind_double($0, $1, value) }
-    }
-
-    /// Binds a REAL, or NULL for `nil`.
-    public mutating func bind(_ value: Double?) {
-        if let value { bind(value) } else { bindNull() }
-    }
-
-    /// Binds 1 for `true`, 0 for `false`.
-    public mutating func bind(_ value: Bool) {
-        bind(value ? 1 : 0)
-    }
-
-    /// Binds a time as INTEGER seconds since the start of the service day (`25:03:00` is 90180).
-    public mutating func bind(_ value: GTFSTime) {
-        bind(Int(value.seconds))
-    }
-
-    /// Binds a time as INTEGER seconds, or NULL for `nil`.
-    public mutating func bind(_ value: GTFSTime?) {
-        if let value { bind(value) } else { bindNull() }
-    }
-
-    /// Binds a date as the INTEGER `YYYYMMDD` (``GTFS/GTFSDate/integerValue``).
-    public mutating func bind(_ value: GTFSDate) {
-        bind(value.integerValue)
-    }
-
-    /// Binds a date as INTEGER `YYYYMMDD`, or NULL for `nil`.
-    public mutating func bind(_ value: GTFSDate?) {
-        if let value { bind(value) } else { bindNull() }
-    }
-
-    /// Binds an enumeration as its INTEGER code (unknown codes as they were read).
-    public mutating func bind<E: GTFSEnum>(_ value: E) {
-        bind(value.code)
-    }
-
-    /// Binds an enumeration's INTEGER code, or NULL for `nil`.
-    public mutating func bind<E: GTFSEnum>(_ value: E?) {
-        if let value { bind(value.code) } else { bindNull() }
-    }
-
-    /// Binds a color as TEXT, six upper-case hex digits (`FFD800`).
-    public mutating func bind(_ value: GTFSColor) {
-        bind(value.description)
-    }
-
-    /// Binds a currency amount as TEXT holding the exact decimal (`2.50`), never a binary REAL.
-    public mutating func bind(_ value: CurrencyAmount) {
-        bind(value.description)
     }
 }

@@ -591,6 +591,16 @@ extension SchemaV2 {
     /// `feed_info` has no key, nor has `attributions` in general (`attribution_id` is optional and NULLs
     /// are distinct in a unique index): those two are missing here.
     static let keyExpressions: [String: [String]] = {
+        var result = primaryKeys
+        for key in keyIndexKeys where key.table != "attributions" {
+            result[key.table] = key.expressions
+        }
+        return result
+    }()
+
+    /// Each table's primary key columns without `feed`, by table name (tables keyed by a unique index
+    /// instead, such as `transfers`, are missing).
+    static let primaryKeys: [String: [String]] = {
         var result: [String: [String]] = [:]
         for sql in tables {
             let name = String(sql.split(whereSeparator: \.isWhitespace)[2])
@@ -598,9 +608,6 @@ extension SchemaV2 {
                 let rest = sql[range.upperBound...]
                 if let close = rest.firstIndex(of: ")") { result[name] = topLevelList(rest[..<close]).filter { $0 != "feed" } }
             }
-        }
-        for key in keyIndexKeys where key.table != "attributions" {
-            result[key.table] = key.expressions
         }
         return result
     }()

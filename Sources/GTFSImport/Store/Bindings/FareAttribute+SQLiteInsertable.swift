@@ -2,7 +2,7 @@ public import GTFS
 
 extension FareAttribute: SQLiteInsertable {
     /// Binds one value per column, in the order of ``SQLiteInsertable/columnNames``.
-    public func bind(to row: inout SQLiteRowBinder) {
+    public func bind<Row: StoreRowWriter>(to row: inout Row) {
         row.bind(fareID)
         row.bind(price)
         row.bind(currencyType)

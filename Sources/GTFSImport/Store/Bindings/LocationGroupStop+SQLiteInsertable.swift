@@ -2,7 +2,7 @@ public import GTFS
 
 extension LocationGroupStop: SQLiteInsertable {
     /// Binds one value per column, in the order of ``SQLiteInsertable/columnNames``.
-    public func bind(to row: inout SQLiteRowBinder) {
+    public func bind<Row: StoreRowWriter>(to row: inout Row) {
         row.bind(locationGroupID)
         row.bind(stopID)
     }

@@ -1,0 +1,143 @@
+import GRDB
+import GTFS
+
+/// The group-by-group half of an incremental import of a grouped table (see ``GroupedTables``): decides
+/// for each group of the new file whether its rows must be staged and compared row by row.
+///
+/// A group whose digest and row count equal the stored ones holds the rows the store holds: its rows are
+/// not staged, and the merge walk does not read it. Every other group is staged: new groups, changed
+/// ones, groups whose stored digest is NULL. A group that comes back later in the file (its rows were not
+/// together) is staged whole: when its first part was skipped, the stored rows (equal to that part) are
+/// copied into staging first. Groups the store holds and the file lacks are marked deleted at the end.
+///
+/// The decisions go into a scratch table, one row per group with `state` 0 (same), 1 (staged) or 2
+/// (deleted), which then restricts the merge walk and updates `feed_groups`.
+struct GroupFilter {
+    let feed: Int64
+    let table: String
+    let column: String
+    /// `gtfs_scratch.gtfs_groups_stop_times`.
+    let groups: String
+    private var joiner = GroupRunJoiner(keepsSegments: true)
+    private let lookupStored: RawStatement
+    private let lookupSeen: RawStatement
+    private let claim: RawStatement
+    private let markRepeat: RawStatement
+    private let copyStored: RawStatement
+    private let invalidateGroup: RawStatement
+
+    /// States in the scratch table.
+    static let same = 0, staged = 1, deleted = 2
+
+    /// Creates the scratch table of decisions.
+    /// - Parameters:
+    ///   - stagingTable: the qualified staging copy of the table.
+    ///   - columns: the table's columns without `feed`.
+    /// - Throws: `DatabaseError`.
+    init(_ db: Database, file: GTFSFile, feed: Int64, column: String, stagingTable: String, columns: [String]) throws {
+        self.feed = feed
+        self.column = column
+        table = GTFSSchema.tableName(for: file)
+        groups = "\(TableDiff.scratch).gtfs_groups_\(table)"
+        try db.execute(sql: """
+            CREATE TABLE \(groups) (group_key TEXT PRIMARY KEY, digest_a INTEGER, digest_b INTEGER, rows INTEGER NOT NULL,
+            state INTEGER NOT NULL) WITHOUT ROWID
+            """)
+        lookupStored = try RawStatement(db, sql: FeedGroups.lookupSQL)
+        lookupSeen = try RawStatement(db, sql: "SELECT state FROM \(groups) WHERE group_key = ?")
+        claim = try RawStatement(db, sql: "INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state) VALUES (?, ?, ?, ?, ?)")
+        markRepeat = try RawStatement(
+            db, sql: "UPDATE \(groups) SET state = \(Self.staged), digest_a = NULL, digest_b = NULL, rows = rows + ? WHERE group_key = ?")
+        let list = columns.joined(separator: ", ")
+        copyStored = try RawStatement(
+            db, sql: "INSERT INTO \(stagingTable) (feed, \(list)) SELECT feed, \(list) FROM main.\(table) WHERE feed = ? AND \(column) = ?")
+        invalidateGroup = try RawStatement(db, sql: "UPDATE \(groups) SET digest_a = NULL, digest_b = NULL WHERE group_key = ?")
+    }
+
+    /// Decides the groups a batch completes.
+    /// - Returns: the groups to stage, and the rows skipped because their group is unchanged (they count
+    ///   as stored: the store holds them).
+    /// - Throws: `DatabaseError`.
+    mutating func add(_ runs: [GroupRun], of batch: RecordBatch) throws -> (stage: [PendingGroup], skippedRows: Int) {
+        try decide(joiner.add(runs, of: batch))
+    }
+
+    /// Decides the last group of the file.
+    /// - Throws: `DatabaseError`.
+    mutating func finish() throws -> (stage: [PendingGroup], skippedRows: Int) {
+        try decide(joiner.finish().map { [$0] } ?? [])
+    }
+
+    private func decide(_ completed: [PendingGroup]) throws -> (stage: [PendingGroup], skippedRows: Int) {
+        var stage: [PendingGroup] = []
+        var skipped = 0
+        for group in completed {
+            guard let key = group.key else {
+                // Refused by the store (the group column is NOT NULL): staged, so it is refused as in a full import.
+                stage.append(group)
+                continue
+            }
+            lookupSeen.bind([key])
+            let seen = try lookupSeen.step() ? lookupSeen.int64(0) : nil
+            lookupSeen.reset()
+            if let seen {
+                // Its rows were not together in the file: stage all of them, digest unknown.
+                if seen == Int64(Self.same) { try copyStored.execute([feed, key]) }
+                try markRepeat.execute([group.digest.rows, key])
+                stage.append(group)
+                continue
+            }
+            lookupStored.bind([feed, table, key])
+            var same = false
+            if try lookupStored.step(), let a = lookupStored.int64(0), let b = lookupStored.int64(1) {
+                same = a == group.digest.storedA && b == group.digest.storedB && lookupStored.int64(2) == Int64(group.digest.rows)
+            }
+            lookupStored.reset()
+            try claim.execute([key, group.digest.storedA, group.digest.storedB, group.digest.rows, same ? Self.same : Self.staged])
+            if same {
+                skipped += group.digest.rows
+            } else {
+                stage.append(group)
+            }
+        }
+        return (stage, skipped)
+    }
+
+    /// Forgets the digest of a group the store refused a row of (it is compared row by row next time).
+    /// - Throws: `DatabaseError`.
+    func invalidate(_ key: String) throws {
+        try invalidateGroup.execute([key])
+    }
+
+    /// After the last group: marks the stored groups the file lacks as deleted.
+    /// - Returns: the rows of the groups found unchanged.
+    /// - Throws: `DatabaseError`.
+    func markDeletedGroups(_ db: Database) throws -> Int {
+        try db.execute(
+            sql: """
+                INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state)
+                SELECT group_key, NULL, NULL, rows, \(Self.deleted) FROM main.feed_groups
+                WHERE feed = ? AND table_name = ? AND group_key NOT IN (SELECT group_key FROM \(groups))
+                """, arguments: [feed, table])
+        return try Int.fetchOne(db, sql: "SELECT ifnull(sum(rows), 0) FROM \(groups) WHERE state = \(Self.same)") ?? 0
+    }
+
+    /// The condition that restricts the merge walk's read of the store to the staged and deleted groups.
+    var storedRowsCondition: String {
+        "\(column) IN (SELECT group_key FROM \(groups) WHERE state <> \(Self.same))"
+    }
+
+    /// Writes the new version's groups to `feed_groups`: deleted groups go, staged groups get their new
+    /// digest (NULL when they were not together or a row was refused); unchanged groups stay as they were.
+    /// - Throws: `DatabaseError`.
+    func updateStoredGroups(_ db: Database) throws {
+        try db.execute(
+            sql: "DELETE FROM main.feed_groups WHERE feed = ? AND table_name = ? AND group_key IN (SELECT group_key FROM \(groups) WHERE state = \(Self.deleted))",
+            arguments: [feed, table])
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO main.feed_groups (feed, table_name, group_key, digest_a, digest_b, rows)
+                SELECT ?, ?, group_key, digest_a, digest_b, rows FROM \(groups) WHERE state = \(Self.staged)
+                """, arguments: [feed, table])
+    }
+}

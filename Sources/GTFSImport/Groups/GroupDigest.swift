@@ -1,0 +1,74 @@
+import GTFS
+
+/// The fingerprint of one group of rows (the rows of one trip in `stop_times`): the sum of the rows'
+/// ``RowHasher`` hashes and their count.
+///
+/// A sum does not depend on the rows' order, so the rows of a trip may come in any order, and two
+/// digests of parts of a group add up to the digest of the whole.
+struct GroupDigest: Equatable, Sendable {
+    var a: UInt64 = 0
+    var b: UInt64 = 0
+    var rows = 0
+
+    /// Adds one row's hash.
+    mutating func add(_ hash: (UInt64, UInt64)) {
+        a &+= hash.0
+        b &+= hash.1
+        rows += 1
+    }
+
+    /// Adds the rows of another part of the group.
+    mutating func add(_ other: GroupDigest) {
+        a &+= other.a
+        b &+= other.b
+        rows += other.rows
+    }
+
+    /// The halves as SQLite stores them (INTEGER is signed).
+    var storedA: Int64 { Int64(bitPattern: a) }
+    var storedB: Int64 { Int64(bitPattern: b) }
+}
+
+/// Consecutive rows of one batch that share their group (the value of the table's first key column),
+/// with their digest: what the parser's thread hands the writer next to each batch of a grouped table.
+struct GroupRun: Sendable {
+    /// The group; `nil` when the row's first value is not text (the store refuses such a row).
+    let key: String?
+    /// The rows' indexes in the batch.
+    let range: Range<Int>
+    var digest: GroupDigest
+    /// Whether the store refused a row of the run (set by the writer).
+    var refused = false
+
+    /// Splits a batch of a grouped table (see ``GroupedTables``) into runs, hashing every record.
+    /// Runs on the parser's thread, so the writer only handles whole groups.
+    static func split(_ batch: RecordBatch) -> [GroupRun] {
+        batch.file.acceptInsertable(Splitter(batch: batch))
+    }
+
+    private struct Splitter: SQLiteInsertableVisitor {
+        let batch: RecordBatch
+
+        func visit<R: SQLiteInsertable>(_ type: R.Type) throws(Never) -> [GroupRun] {
+            guard let records = batch.records(as: R.self) else { return [] }
+            var runs: [GroupRun] = []
+            var start = 0
+            var key: String?
+            var digest = GroupDigest()
+            for index in records.indices {
+                var hasher = RowHasher()
+                records[index].bind(to: &hasher)
+                let rowKey = hasher.firstText
+                if index > start, rowKey != key || key == nil {
+                    runs.append(GroupRun(key: key, range: start ..< index, digest: digest))
+                    start = index
+                    digest = GroupDigest()
+                }
+                key = rowKey
+                digest.add(hasher.finish())
+            }
+            if start < records.count { runs.append(GroupRun(key: key, range: start ..< records.count, digest: digest)) }
+            return runs
+        }
+    }
+}

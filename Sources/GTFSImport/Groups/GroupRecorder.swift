@@ -1,0 +1,51 @@
+import GRDB
+import GTFS
+
+/// Writes the group digests of a table as it is stored whole (a full import, or an incremental import
+/// that has no usable digests yet), so the next incremental import can skip unchanged groups.
+struct GroupRecorder {
+    let feed: Int64
+    let table: String
+    private var joiner = GroupRunJoiner(keepsSegments: false)
+    private let upsert: RawStatement
+
+    /// Starts recording `file`'s groups, forgetting those the store held.
+    /// - Throws: `DatabaseError`.
+    init(_ db: Database, file: GTFSFile, feed: Int64) throws {
+        self.feed = feed
+        table = GTFSSchema.tableName(for: file)
+        try FeedGroups.delete(db, feed: feed, tables: [file])
+        upsert = try RawStatement(db, sql: FeedGroups.upsertSQL)
+    }
+
+    /// Records the groups completed by a stored batch.
+    /// - Parameters:
+    ///   - refused: the indexes in the batch of the rows the store refused, ascending.
+    /// - Throws: `DatabaseError`.
+    mutating func record(_ runs: [GroupRun], of batch: RecordBatch, refused: [Int]) throws {
+        var runs = runs
+        if !refused.isEmpty {
+            var position = 0
+            for index in refused {
+                while position < runs.count && runs[position].range.upperBound <= index { position += 1 }
+                if position < runs.count { runs[position].refused = true }
+            }
+        }
+        for group in joiner.add(runs, of: batch) { try write(group) }
+    }
+
+    /// Records the last group.
+    /// - Throws: `DatabaseError`.
+    mutating func finish() throws {
+        if let group = joiner.finish() { try write(group) }
+    }
+
+    private func write(_ group: PendingGroup) throws {
+        // Rows without a group were refused by the store (the group column is NOT NULL).
+        guard let key = group.key else { return }
+        let valid = !group.refused
+        try upsert.execute([
+            feed, table, key, valid ? group.digest.storedA : nil, valid ? group.digest.storedB : nil, group.digest.rows,
+        ])
+    }
+}

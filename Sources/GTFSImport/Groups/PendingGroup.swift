@@ -1,0 +1,49 @@
+import GTFS
+
+/// One whole group as the file gave it: the runs of consecutive rows with the same group joined across
+/// batch boundaries.
+struct PendingGroup {
+    /// The group; `nil` for rows whose first value is not text.
+    let key: String?
+    var digest: GroupDigest
+    /// Whether the store refused a row of the group.
+    var refused: Bool
+    /// Where its rows are (kept only when the joiner is asked to keep them).
+    var segments: [(batch: RecordBatch, range: Range<Int>)]
+}
+
+extension PendingGroup {
+    /// One batch holding the rows of `groups`, in order (with their lines), or `nil` when they hold none.
+    static func gather(_ groups: [PendingGroup]) -> RecordBatch? {
+        let segments = groups.flatMap(\.segments)
+        guard let first = segments.first else { return nil }
+        return first.batch.file.acceptInsertable(Gatherer(segments: segments, fileName: first.batch.fileName))
+    }
+
+    /// The index of the group that holds row `index` of ``gather(_:)``'s batch.
+    static func group(holding index: Int, in groups: [PendingGroup]) -> Int? {
+        var end = 0
+        for (position, group) in groups.enumerated() {
+            end += group.segments.reduce(0) { $0 + $1.range.count }
+            if index < end { return position }
+        }
+        return nil
+    }
+
+    private struct Gatherer: SQLiteInsertableVisitor {
+        let segments: [(batch: RecordBatch, range: Range<Int>)]
+        let fileName: String
+
+        func visit<R: SQLiteInsertable>(_ type: R.Type) throws(Never) -> RecordBatch {
+            var records: [R] = []
+            var lines: [Int] = []
+            let hasLines = segments.allSatisfy { !$0.batch.lines.isEmpty }
+            for segment in segments {
+                guard let batchRecords = segment.batch.records(as: R.self) else { continue }
+                records += batchRecords[segment.range]
+                if hasLines { lines += segment.batch.lines[segment.range] }
+            }
+            return RecordBatch(records, fileName: fileName, lines: lines)
+        }
+    }
+}
