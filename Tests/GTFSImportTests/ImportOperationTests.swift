@@ -84,6 +84,33 @@ struct ImportOperationTests {
         #expect(finding.examples == ["S0", "S1", "S2", "S3", "S4"])
     }
 
+    @Test("References to booking rules and location groups are checked through partial indexes that hold only the rows using them")
+    func flexibleReferences() throws {
+        let folder = try TemporaryFolder()
+        var files = FeedFiles.feed(stops: 10, trips: 4, stopsPerTrip: 3)
+        files["booking_rules.txt"] = "booking_rule_id,booking_type\nB1,0\n"
+        files["stop_times.txt"] = "trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_booking_rule_id,drop_off_booking_rule_id\n"
+            + "T0,06:00:00,06:00:00,S1,1,B1,B2\nT0,06:10:00,06:10:00,S2,2,,B3\nT1,07:00:00,07:00:00,S3,1,,\n"
+        let store = try GTFSStore(path: folder.file("flex.sqlite"))
+        let summary = try store.importFeedSynchronously(from: try FeedSource(path: try FeedFiles.directory(files, in: folder)))
+        let dropOff = try #require(summary.integrity.findings.first { $0.file == .stopTimes && $0.column == "drop_off_booking_rule_id" })
+        #expect(dropOff.rowCount == 2 && dropOff.valueCount == 2 && dropOff.examples == ["B2", "B3"])
+        #expect(!summary.integrity.findings.contains { $0.column == "pickup_booking_rule_id" || $0.column == "location_group_id" })
+        try store.pool.read { db in
+            for (column, index) in [
+                ("location_group_id", "stop_times_location_group"), ("pickup_booking_rule_id", "stop_times_pickup_booking_rule"),
+                ("drop_off_booking_rule_id", "stop_times_drop_off_booking_rule"),
+            ] {
+                let plan = try GRDB.Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN SELECT DISTINCT \(column) FROM stop_times WHERE feed = 1 AND \(column) IS NOT NULL"
+                ).map { $0["detail"] as String }.joined(separator: "; ")
+                #expect(plan.contains(index), "\(plan)")
+                let entries = try Int.fetchOne(db, sql: "SELECT count(*) FROM stop_times INDEXED BY \(index) WHERE \(column) IS NOT NULL")
+                #expect(entries == (column == "drop_off_booking_rule_id" ? 2 : column == "pickup_booking_rule_id" ? 1 : 0))
+            }
+        }
+    }
+
     @Test("A file whose name names no table, imported with its table given, is reported under that table")
     func tableGivenExplicitly() throws {
         let folder = try TemporaryFolder()
