@@ -261,4 +261,39 @@ struct IncrementalImportTests {
         #expect(summary.kind == .incremental)
         #expect(summary.table(.stops)?.changes == TableChanges(inserted: 19, updated: 1))
     }
+
+    @Test("A zip entry whose declared CRC-32 differs from the stored one is parsed without being hashed first")
+    func changedCRCSkipsHashing() throws {
+        let folder = try TemporaryFolder()
+        let zip = try FeedSource(path: Repository.berlin.appendingPathComponent("vbb-2025-subset.zip").path)
+        let store = try GTFSStore(path: folder.file("crc.sqlite"))
+        _ = try store.importFeedSynchronously(from: zip)
+        let entries = try zip.entries()
+        let stored = try #require(try store.pool.read { db in try FeedCatalog.state(db, name: "default") })
+        for entry in entries {
+            guard let table = entry.table else { continue }
+            #expect(entry.declaredCRC32 != nil)
+            #expect(stored.tables[table]?.contentCRC32 == entry.declaredCRC32, "\(entry.fileName)")
+        }
+
+        // The same zip: every entry is hashed and matches.
+        var same = ImportPlan(imported: Set(entries.compactMap(\.table)), existing: stored, incremental: true, replaceAll: true)
+        try same.findUnchangedFiles(in: zip, stored: stored, chunkSize: 65536) { true }
+        #expect(same.isNoChange)
+        #expect(same.hashedBytes == entries.reduce(0) { $0 + ($1.byteCount ?? 0) })
+
+        // A stored CRC-32 that differs (as after a change of stops.txt): stops is neither hashed nor skipped.
+        var tables = stored.tables
+        let stops = try #require(tables[.stops])
+        tables[.stops] = FeedCatalog.TableState(
+            contentHash: stops.contentHash, rowsRead: stops.rowsRead, rowsStored: stops.rowsStored, rowsRejected: stops.rowsRejected,
+            contentCRC32: (stops.contentCRC32 ?? 0) ^ 1)
+        let changed = FeedCatalog.FeedState(
+            id: stored.id, importID: stored.importID, contentHash: stored.contentHash, tables: tables, tablesWithRows: stored.tablesWithRows)
+        var plan = ImportPlan(imported: Set(entries.compactMap(\.table)), existing: changed, incremental: true, replaceAll: true)
+        try plan.findUnchangedFiles(in: zip, stored: changed, chunkSize: 65536) { true }
+        #expect(plan.tablesToParse == [.stops])
+        let stopsBytes = try #require(entries.first { $0.table == .stops }?.byteCount)
+        #expect(plan.hashedBytes == same.hashedBytes - stopsBytes)
+    }
 }

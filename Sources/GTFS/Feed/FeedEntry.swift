@@ -11,16 +11,20 @@ public struct FeedEntry: Sendable {
     /// Whether the file can be read more than once with the same content: a regular file or a zip entry,
     /// not standard input, a pipe or a device.
     public let isRereadable: Bool
+    /// The CRC-32 of the decompressed content that a zip archive declares for the entry (checked when the
+    /// entry is read to its end); `nil` for other files. Content whose CRC-32 differs is different content.
+    public let declaredCRC32: UInt32?
     let open: @Sendable (_ chunkSize: Int) throws -> OpenedEntry
 
     init(
-        fileName: String, table: GTFSFile?, byteCount: Int64?, isRereadable: Bool,
+        fileName: String, table: GTFSFile?, byteCount: Int64?, isRereadable: Bool, declaredCRC32: UInt32? = nil,
         open: @escaping @Sendable (_ chunkSize: Int) throws -> OpenedEntry
     ) {
         self.fileName = fileName
         self.table = table
         self.byteCount = byteCount
         self.isRereadable = isRereadable
+        self.declaredCRC32 = declaredCRC32
         self.open = open
     }
 

@@ -141,7 +141,9 @@ public enum FeedSource: Sendable {
         return files.map { entry in
             let name = prefix.isEmpty || !entry.name.hasPrefix(prefix) ? entry.name : String(entry.name.dropFirst(prefix.count))
             let table = name.contains("/") ? nil : GTFSFile(fileName: name)
-            return FeedEntry(fileName: name, table: table, byteCount: entry.compressedSize, isRereadable: true) { chunkSize in
+            return FeedEntry(
+                fileName: name, table: table, byteCount: entry.compressedSize, isRereadable: true, declaredCRC32: entry.crc32
+            ) { chunkSize in
                 let source = try ZipEntrySource(archive: shared.archive, entry: entry)
                 let reader = try Reader(source: UTF16Source(source), options: .init(chunkSize: chunkSize))
                 return OpenedEntry(reader: reader, rawBytesRead: { source.compressedBytesRead })

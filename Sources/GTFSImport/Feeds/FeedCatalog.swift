@@ -23,6 +23,8 @@ enum FeedCatalog {
         let rowsRead: Int
         let rowsStored: Int
         let rowsRejected: Int
+        /// The CRC-32 a zip archive declared for the file (see ``GTFS/FeedEntry/declaredCRC32``).
+        var contentCRC32: UInt32? = nil
     }
 
     /// The feed named `name`, or `nil` when the store does not hold it.
@@ -33,13 +35,13 @@ enum FeedCatalog {
         let id: Int64 = row["feed"]
         var tables: [GTFSFile: TableState] = [:]
         for table in try Row.fetchAll(
-            db, sql: "SELECT table_name, content_hash, rows_read, rows_stored, rows_rejected FROM feed_tables WHERE feed = ?",
+            db, sql: "SELECT table_name, content_hash, rows_read, rows_stored, rows_rejected, content_crc32 FROM feed_tables WHERE feed = ?",
             arguments: [id])
         {
             guard let file = GTFSFile(rawValue: table["table_name"]) else { continue }
             tables[file] = TableState(
                 contentHash: table["content_hash"], rowsRead: table["rows_read"], rowsStored: table["rows_stored"],
-                rowsRejected: table["rows_rejected"])
+                rowsRejected: table["rows_rejected"], contentCRC32: (table["content_crc32"] as Int64?).map { UInt32(truncatingIfNeeded: $0) })
         }
         var withRows = Set<GTFSFile>()
         for file in GTFSFile.allCases
@@ -70,10 +72,13 @@ enum FeedCatalog {
         for (file, state) in loaded {
             try db.execute(
                 sql: """
-                    INSERT OR REPLACE INTO feed_tables (feed, table_name, content_hash, rows_read, rows_stored, rows_rejected)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO feed_tables (feed, table_name, content_hash, rows_read, rows_stored, rows_rejected, content_crc32)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [feed, GTFSSchema.tableName(for: file), state.contentHash, state.rowsRead, state.rowsStored, state.rowsRejected])
+                arguments: [
+                    feed, GTFSSchema.tableName(for: file), state.contentHash, state.rowsRead, state.rowsStored, state.rowsRejected,
+                    state.contentCRC32.map { Int64($0) },
+                ])
         }
         for file in emptied where loaded[file] == nil {
             try db.execute(

@@ -40,7 +40,8 @@ struct ImportPlan {
 
     /// Hashes each file the store has a content hash for (the first file per table, as the parser reads
     /// them) and marks those that match. Standard input, a pipe or a device cannot be read twice: its
-    /// table is always parsed.
+    /// table is always parsed. A zip entry whose declared CRC-32 differs from the stored one has changed:
+    /// it is parsed without being hashed first.
     ///
     /// - Throws: ``GTFSError`` when a file cannot be read, `CancellationError`.
     mutating func findUnchangedFiles(
@@ -51,6 +52,7 @@ struct ImportPlan {
             guard let table = entry.table, imported.contains(table), seen.insert(table).inserted, entry.isRereadable,
                 let storedHash = stored.tables[table]?.contentHash
             else { continue }
+            if let crc = entry.declaredCRC32, let storedCRC = stored.tables[table]?.contentCRC32, crc != storedCRC { continue }
             let hash = try entry.contentHash(chunkSize: chunkSize, shouldContinue: shouldContinue)
             hashedBytes += entry.byteCount ?? 0
             if hash == storedHash { unchanged[table] = (entry.fileName, hash) }

@@ -430,10 +430,12 @@ final class ImportRun: Sendable {
         var loaded: [GTFSFile: FeedCatalog.TableState] = [:]
         var rejected = 0
         if let feedSummary = writer.feedSummary {
+            // The zip's CRC-32 of each file, checked as the parser read it to its end.
+            let declaredCRC32 = Dictionary(try source.entries().map { ($0.fileName, $0.declaredCRC32) }) { first, _ in first }
             for table in writer.tableImports(feedSummary, maxErrors: 0) {
                 loaded[table.file] = FeedCatalog.TableState(
                     contentHash: table.contentHash, rowsRead: table.rowsRead, rowsStored: table.rowsStored,
-                    rowsRejected: table.rowsRejected)
+                    rowsRejected: table.rowsRejected, contentCRC32: declaredCRC32[table.fileName] ?? nil)
                 rejected += table.rowsRejected
                 if !plan.incremental { writer.changesByTable[table.file, default: TableChanges()].inserted = table.rowsStored }
             }

@@ -18,6 +18,10 @@ import GRDB
 /// Most feeds leave these columns empty, so the indexes stay empty and cost nothing while loading, and
 /// the reference checks read them instead of scanning every stop time (0.6–0.8 s each on 6 M rows).
 /// They are kept during loads, unlike the indexes of ``GTFSSchema/postLoadIndexes``.
+///
+/// `feed_tables` gains `content_crc32`: the CRC-32 a zip archive declared for the file the rows came
+/// from. A later zip whose entry declares another CRC-32 holds other content, which an incremental
+/// import then parses without hashing it first.
 enum SchemaV3 {
     /// The identifier of the migration in `grdb_migrations`.
     static let identifier = "v3"
@@ -26,6 +30,7 @@ enum SchemaV3 {
     static func migrate(_ db: Database) throws {
         try db.execute(sql: feedGroups)
         for statement in partialIndexes { try db.execute(sql: statement) }
+        try db.execute(sql: "ALTER TABLE feed_tables ADD COLUMN content_crc32 INTEGER")
         try db.execute(sql: "UPDATE gtfs_meta SET value = 3 WHERE key = 'schema_version'")
     }
 
