@@ -21,6 +21,7 @@ struct GroupFilter {
     private var joiner = GroupRunJoiner(keepsSegments: true)
     private let lookupStored: RawStatement
     private let lookupSeen: RawStatement
+    /// Adds a group's decision, unless the group was seen before (then it changes nothing).
     private let claim: RawStatement
     private let markRepeat: RawStatement
     private let copyStored: RawStatement
@@ -44,13 +45,17 @@ struct GroupFilter {
             state INTEGER NOT NULL) WITHOUT ROWID
             """)
         lookupStored = try RawStatement(db, sql: FeedGroups.lookupSQL)
+        lookupStored.bind(1, feed)
+        lookupStored.bind(2, table)
         lookupSeen = try RawStatement(db, sql: "SELECT state FROM \(groups) WHERE group_key = ?")
-        claim = try RawStatement(db, sql: "INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state) VALUES (?, ?, ?, ?, ?)")
+        claim = try RawStatement(
+            db, sql: "INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
         markRepeat = try RawStatement(
             db, sql: "UPDATE \(groups) SET state = \(Self.staged), digest_a = NULL, digest_b = NULL, rows = rows + ? WHERE group_key = ?")
         let list = columns.joined(separator: ", ")
         copyStored = try RawStatement(
             db, sql: "INSERT INTO \(stagingTable) (feed, \(list)) SELECT feed, \(list) FROM main.\(table) WHERE feed = ? AND \(column) = ?")
+        copyStored.bind(1, feed)
         invalidateGroup = try RawStatement(db, sql: "UPDATE \(groups) SET digest_a = NULL, digest_b = NULL WHERE group_key = ?")
     }
 
@@ -77,23 +82,33 @@ struct GroupFilter {
                 stage.append(group)
                 continue
             }
-            lookupSeen.bind([key])
-            let seen = try lookupSeen.step() ? lookupSeen.int64(0) : nil
-            lookupSeen.reset()
-            if let seen {
-                // Its rows were not together in the file: stage all of them, digest unknown.
-                if seen == Int64(Self.same) { try copyStored.execute([feed, key]) }
-                try markRepeat.execute([group.digest.rows, key])
-                stage.append(group)
-                continue
-            }
-            lookupStored.bind([feed, table, key])
+            lookupStored.bind(3, key)
             var same = false
             if try lookupStored.step(), let a = lookupStored.int64(0), let b = lookupStored.int64(1) {
                 same = a == group.digest.storedA && b == group.digest.storedB && lookupStored.int64(2) == Int64(group.digest.rows)
             }
             lookupStored.reset()
-            try claim.execute([key, group.digest.storedA, group.digest.storedB, group.digest.rows, same ? Self.same : Self.staged])
+            claim.bind(1, key)
+            claim.bind(2, group.digest.storedA)
+            claim.bind(3, group.digest.storedB)
+            claim.bind(4, Int64(group.digest.rows))
+            claim.bind(5, Int64(same ? Self.same : Self.staged))
+            if try claim.execute() == 0 {
+                // Seen before: its rows were not together in the file. Stage all of them, digest unknown;
+                // when its first part was skipped, the stored rows (equal to that part) go to staging first.
+                lookupSeen.bind(1, key)
+                let seen = try lookupSeen.step() ? lookupSeen.int64(0) : nil
+                lookupSeen.reset()
+                if seen == Int64(Self.same) {
+                    copyStored.bind(2, key)
+                    try copyStored.execute()
+                }
+                markRepeat.bind(1, Int64(group.digest.rows))
+                markRepeat.bind(2, key)
+                try markRepeat.execute()
+                stage.append(group)
+                continue
+            }
             if same {
                 skipped += group.digest.rows
             } else {
@@ -106,7 +121,8 @@ struct GroupFilter {
     /// Forgets the digest of a group the store refused a row of (it is compared row by row next time).
     /// - Throws: `DatabaseError`.
     func invalidate(_ key: String) throws {
-        try invalidateGroup.execute([key])
+        invalidateGroup.bind(1, key)
+        try invalidateGroup.execute()
     }
 
     /// After the last group: marks the stored groups the file lacks as deleted.

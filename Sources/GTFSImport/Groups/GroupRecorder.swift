@@ -16,6 +16,8 @@ struct GroupRecorder {
         table = GTFSSchema.tableName(for: file)
         try FeedGroups.delete(db, feed: feed, tables: [file])
         upsert = try RawStatement(db, sql: FeedGroups.upsertSQL)
+        upsert.bind(1, feed)
+        upsert.bind(2, table)
     }
 
     /// Records the groups completed by a stored batch.
@@ -44,8 +46,10 @@ struct GroupRecorder {
         // Rows without a group were refused by the store (the group column is NOT NULL).
         guard let key = group.key else { return }
         let valid = !group.refused
-        try upsert.execute([
-            feed, table, key, valid ? group.digest.storedA : nil, valid ? group.digest.storedB : nil, group.digest.rows,
-        ])
+        upsert.bind(3, key)
+        upsert.bind(4, valid ? group.digest.storedA : nil)
+        upsert.bind(5, valid ? group.digest.storedB : nil)
+        upsert.bind(6, Int64(group.digest.rows))
+        try upsert.execute()
     }
 }

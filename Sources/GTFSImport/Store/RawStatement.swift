@@ -1,15 +1,23 @@
 import GRDB
 import GRDBSQLite
 
-/// A prepared statement run through SQLite's C API, for the statements an import runs per group or
-/// per key (hundreds of thousands of times), where GRDB's argument handling would dominate.
+/// A prepared statement run through SQLite's C API, for the statements an import runs once per group
+/// (hundreds of thousands of times), where GRDB's argument handling would dominate.
 ///
-/// Text is bound `SQLITE_TRANSIENT` (SQLite copies it), so no binding outlives its `String`.
+/// Parameters keep their values across runs, so constant ones are bound once. Text is bound
+/// `SQLITE_TRANSIENT` (SQLite copies it), so no binding outlives its `String`.
+///
+/// ```swift
+/// let lookup = try RawStatement(db, sql: "SELECT rows FROM feed_groups WHERE feed = ? AND table_name = ? AND group_key = ?")
+/// lookup.bind(1, feed); lookup.bind(2, "stop_times")
+/// lookup.bind(3, "T1")
+/// let rows = try lookup.step() ? lookup.int64(0) : nil
+/// ```
 struct RawStatement {
     private let statement: Statement
     private let db: Database
 
-    /// Prepares `sql` on `db` (kept in GRDB's statement cache).
+    /// Prepares `sql` on `db` (kept in GRDB's statement cache) with every parameter NULL.
     /// - Throws: `DatabaseError`.
     init(_ db: Database, sql: String) throws {
         self.db = db
@@ -20,26 +28,29 @@ struct RawStatement {
 
     private var raw: OpaquePointer { statement.sqliteStatement }
 
-    /// Binds the parameters (1-based, in order): `String`, `Int64`, `Int` or `nil`, after a reset.
-    func bind(_ values: [(any Sendable)?]) {
+    /// Binds TEXT to parameter `index` (1-based), ending the current run first.
+    func bind(_ index: Int32, _ text: String) {
         sqlite3_reset(raw)
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            switch value {
-            case let text as String:
-                sqlite3_bind_text(raw, index, text, -1, Self.transient)
-            case let number as Int64:
-                sqlite3_bind_int64(raw, index, number)
-            case let number as Int:
-                sqlite3_bind_int64(raw, index, Int64(number))
-            default:
-                sqlite3_bind_null(raw, index)
+        var text = text
+        text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                // A nil pointer would bind NULL: the empty string gets a pointer of its own.
+                if let base = chars.baseAddress, !chars.isEmpty {
+                    _ = sqlite3_bind_text(raw, index, base, Int32(chars.count), Self.transient)
+                } else {
+                    _ = sqlite3_bind_text(raw, index, "", 0, Self.transient)
+                }
             }
         }
     }
 
-    /// Runs the statement to its first row: `true` on a row (read it with the column accessors), `false`
-    /// when there is none.
+    /// Binds an INTEGER, or NULL for `nil`, to parameter `index` (1-based), ending the current run first.
+    func bind(_ index: Int32, _ number: Int64?) {
+        sqlite3_reset(raw)
+        if let number { sqlite3_bind_int64(raw, index, number) } else { sqlite3_bind_null(raw, index) }
+    }
+
+    /// Runs the statement to its next row: `true` on a row (read it with ``int64(_:)``), `false` at the end.
     /// - Throws: `DatabaseError`.
     func step() throws -> Bool {
         switch sqlite3_step(raw) {
@@ -52,12 +63,12 @@ struct RawStatement {
         }
     }
 
-    /// Binds `values` and runs the statement to its end.
+    /// Runs the statement to its end with the bound parameters.
     /// - Returns: the rows it changed.
     /// - Throws: `DatabaseError`.
     @discardableResult
-    func execute(_ values: [(any Sendable)?]) throws -> Int {
-        bind(values)
+    func execute() throws -> Int {
+        sqlite3_reset(raw)
         while try step() {}
         return Int(sqlite3_changes(db.sqliteConnection))
     }
