@@ -29,6 +29,9 @@ cat "$feed" "$changed" > /dev/null  # page cache
 seconds() { python3 -c "import json,sys; print('%.2f' % json.load(open(sys.argv[1]))['durationSeconds'])" "$1"; }
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
 run_import() { # database input json
+    # The previous step's writes (an import, a 1 GB copy of a database) are flushed first, so that their
+    # writeback is not charged to this import.
+    sync
     "$import" --quiet --json --feed vbb --db "$1" "$2" > "$3" || [[ $? == 3 ]]
 }
 best() { sort -n | head -1; }
@@ -41,7 +44,7 @@ for run in $(seq "$runs"); do
     run_import "$work/a.db" "$feed" "$work/same.json"; same+=("$(seconds "$work/same.json")")
     run_import "$work/b.db" "$changed" "$work/diff.json"; diff+=("$(seconds "$work/diff.json")")
     run_import "$work/c.db" "$changed" "$work/fresh.json"; fresh+=("$(seconds "$work/fresh.json")")
-    echo "run $run: full ${full[-1]} s, same ${same[-1]} s, 1 % changed ${diff[-1]} s, its full import ${fresh[-1]} s" >&2
+    echo "run $run: full ${full[-1]} s, same ${same[-1]} s, 1 % changed ${diff[-1]} s, its full import ${fresh[-1]} s" | tee -a "$work/runs.txt" >&2
 done
 
 # The incremental result against the fresh import, table by table.
@@ -71,7 +74,11 @@ stop_times=$(python3 -c "import json,sys; t=[t for t in json.load(open(sys.argv[
     echo "Version 2 ($(cat "$data/vbb-synth-1.0-changed.json")) applied incrementally, against a fresh full import of it:"
     echo "$mismatches rows differ over all GTFS tables."
     echo
-    echo "Phases of the incremental import of version 2: hashing the files $(printf %.2f "$(field "$work/diff.json" hashSeconds)") s;"
+    echo "Every run (seconds):"
+    echo
+    sed 's/^/    /' "$work/runs.txt"
+    echo
+    echo "Phases of the last run's incremental import of version 2: hashing the files $(printf %.2f "$(field "$work/diff.json" hashSeconds)") s;"
     echo "parsing and staging stop_times with its diff $(printf %.2f "$(field "$work/diff.json" loadSeconds)") s, of which"
     echo "comparing and writing the differences $(printf %.2f "$(field "$work/diff.json" diffSeconds)") s;"
     echo "reference checks $(printf %.2f "$(field "$work/diff.json" integritySeconds)") s."
