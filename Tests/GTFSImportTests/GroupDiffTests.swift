@@ -197,6 +197,15 @@ struct GroupDiffTests {
         #expect(t1?["digest_a"] as Int64? == nil && t1?["rows"] == 5)
     }
 
+    @Test("Refused rows map to the runs or groups that hold them")
+    func refusedRowOwners() {
+        #expect(owners(of: [], partSizes: [3, 2]) == [])
+        #expect(owners(of: [0, 4], partSizes: [3, 2]) == [0, 1])
+        #expect(owners(of: [3, 4], partSizes: [3, 2, 5]) == [1])
+        #expect(owners(of: [2, 9], partSizes: [3, 0, 2, 5]) == [0, 3])
+        #expect(owners(of: [12], partSizes: [3, 2]) == [])
+    }
+
     @Test("Row hashes: the same stored values hash the same; a changed value, type or NULL changes the hash")
     func rowHashes() throws {
         func hash(_ stopTime: StopTime) -> (UInt64, UInt64) {

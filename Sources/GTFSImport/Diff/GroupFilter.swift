@@ -126,16 +126,20 @@ struct GroupFilter {
     }
 
     /// After the last group: marks the stored groups the file lacks as deleted.
-    /// - Returns: the rows of the groups found unchanged.
     /// - Throws: `DatabaseError`.
-    func markDeletedGroups(_ db: Database) throws -> Int {
+    func markDeletedGroups(_ db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state)
                 SELECT group_key, NULL, NULL, rows, \(Self.deleted) FROM main.feed_groups
                 WHERE feed = ? AND table_name = ? AND group_key NOT IN (SELECT group_key FROM \(groups))
                 """, arguments: [feed, table])
-        return try Int.fetchOne(db, sql: "SELECT ifnull(sum(rows), 0) FROM \(groups) WHERE state = \(Self.same)") ?? 0
+    }
+
+    /// The rows of the groups found unchanged (not staged, not walked).
+    /// - Throws: `DatabaseError`.
+    func unchangedRows(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT ifnull(sum(rows), 0) FROM \(groups) WHERE state = \(Self.same)") ?? 0
     }
 
     /// The condition that restricts the merge walk's read of the store to the staged and deleted groups.

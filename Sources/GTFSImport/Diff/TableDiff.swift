@@ -129,7 +129,8 @@ struct TableDiff {
         let selectList = selected.joined(separator: ", ")
         let order = keyList.joined(separator: ", ")
         // Compared group by group: only the staged and deleted groups are read.
-        let unchangedGroupRows = try filter?.markDeletedGroups(db) ?? 0
+        try filter?.markDeletedGroups(db)
+        let unchangedGroupRows = try filter?.unchangedRows(db) ?? 0
         let restriction = filter.map { " AND " + $0.storedRowsCondition } ?? ""
         let old = try db.makeStatement(sql: "SELECT \(selectList) FROM main.\(table) WHERE feed = \(feed)\(restriction) ORDER BY \(order)")
         // `feed = …` lets both reads walk the (feed, key…) index in order instead of sorting.

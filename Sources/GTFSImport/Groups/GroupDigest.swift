@@ -5,7 +5,7 @@ import GTFS
 ///
 /// A sum does not depend on the rows' order, so the rows of a trip may come in any order, and two
 /// digests of parts of a group add up to the digest of the whole.
-struct GroupDigest: Equatable, Sendable {
+struct GroupDigest: Sendable {
     var a: UInt64 = 0
     var b: UInt64 = 0
     var rows = 0

@@ -9,12 +9,12 @@ struct GroupRecorder {
     private var joiner = GroupRunJoiner(keepsSegments: false)
     private let upsert: RawStatement
 
-    /// Starts recording `file`'s groups, forgetting those the store held.
+    /// Starts recording `file`'s groups. The caller has forgotten those the store held (a full import in
+    /// ``FeedCatalog/forgetHashes(_:feed:of:)``, an incremental one when it chose to compare row by row).
     /// - Throws: `DatabaseError`.
     init(_ db: Database, file: GTFSFile, feed: Int64) throws {
         self.feed = feed
         table = GTFSSchema.tableName(for: file)
-        try FeedGroups.delete(db, feed: feed, tables: [file])
         upsert = try RawStatement(db, sql: FeedGroups.upsertSQL)
         upsert.bind(1, feed)
         upsert.bind(2, table)
@@ -26,13 +26,7 @@ struct GroupRecorder {
     /// - Throws: `DatabaseError`.
     mutating func record(_ runs: [GroupRun], of batch: RecordBatch, refused: [Int]) throws {
         var runs = runs
-        if !refused.isEmpty {
-            var position = 0
-            for index in refused {
-                while position < runs.count && runs[position].range.upperBound <= index { position += 1 }
-                if position < runs.count { runs[position].refused = true }
-            }
-        }
+        for position in owners(of: refused, partSizes: runs.lazy.map(\.range.count)) { runs[position].refused = true }
         for group in joiner.add(runs, of: batch) { try write(group) }
     }
 

@@ -20,15 +20,8 @@ extension PendingGroup {
         return first.batch.file.acceptInsertable(Gatherer(segments: segments, fileName: first.batch.fileName))
     }
 
-    /// The index of the group that holds row `index` of ``gather(_:)``'s batch.
-    static func group(holding index: Int, in groups: [PendingGroup]) -> Int? {
-        var end = 0
-        for (position, group) in groups.enumerated() {
-            end += group.segments.reduce(0) { $0 + $1.range.count }
-            if index < end { return position }
-        }
-        return nil
-    }
+    /// The rows of the group in its segments.
+    var segmentRows: Int { segments.reduce(0) { $0 + $1.range.count } }
 
     private struct Gatherer: SQLiteInsertableVisitor {
         let segments: [(batch: RecordBatch, range: Range<Int>)]

@@ -344,10 +344,9 @@ final class ImportRun: Sendable {
     /// loses its digest.
     private func stage(_ groups: [PendingGroup], _ db: Database, _ writer: inout WriterState, feed: Int64) throws {
         guard let batch = PendingGroup.gather(groups) else { return }
-        for index in try insert(batch, db, &writer, feed: feed) {
-            if let position = PendingGroup.group(holding: index, in: groups), let key = groups[position].key {
-                try writer.pendingDiff?.filter?.invalidate(key)
-            }
+        let refused = try insert(batch, db, &writer, feed: feed)
+        for position in owners(of: refused, partSizes: groups.lazy.map(\.segmentRows)) {
+            if let key = groups[position].key { try writer.pendingDiff?.filter?.invalidate(key) }
         }
     }
 

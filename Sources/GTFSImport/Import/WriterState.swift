@@ -40,10 +40,7 @@ struct WriterState {
 
     /// Counts one stored batch.
     mutating func stored(_ count: Int, refused: [GTFSError], of batch: RecordBatch, maxErrors: Int) {
-        currentFile = batch.fileName
-        currentTable = batch.file
-        rowsByTable[batch.file, default: 0] += count
-        storedByFile[batch.fileName, default: 0] += count
+        kept(count, of: batch)
         rowsSinceCommit += count
         if !refused.isEmpty {
             refusedByFile[batch.fileName, default: 0] += refused.count
@@ -52,8 +49,8 @@ struct WriterState {
         }
     }
 
-    /// Counts rows an incremental import kept without writing them (their group is unchanged): the store
-    /// holds them, so they count as stored.
+    /// Counts rows the store holds for this import: rows just stored, or rows an incremental import kept
+    /// without writing them (their group is unchanged).
     /// - Parameter batch: the batch they came in; the file being stored when `nil`.
     mutating func kept(_ count: Int, of batch: RecordBatch?) {
         if let batch {

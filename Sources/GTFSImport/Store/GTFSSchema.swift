@@ -26,7 +26,8 @@ public enum GTFSSchema {
 
     /// The migrations, in order: `v1` creates the schema, `v2` adds the `feed` column to every table and
     /// the `feeds`, `feed_tables` and `imports` tables (a version 1 store's rows become feed 1, `default`),
-    /// `v3` adds `feed_groups`, the group digests of incremental imports.
+    /// `v3` adds `feed_groups` (the group digests of incremental imports), `feed_tables.content_crc32` and
+    /// partial indexes on `stop_times`' flexible-service references (see ``SchemaV3``).
     /// Later versions append migrations; a database holding an identifier this list lacks was written by a
     /// newer build and is refused.
     public static let migrator: DatabaseMigrator = {
