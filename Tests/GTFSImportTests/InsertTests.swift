@@ -162,7 +162,7 @@ struct InsertTests {
         ids[10] = "S3"
         ids[75] = "S74"
         let stops = try Fixtures.stops(ids: ids)
-        var refused: [(String, String)] = []
+        var refused: [(GTFSID, String)] = []
         var indexes: [Int] = []
         let inserted = try store.pool.write { db in
             try TableInserter<Stop>().insert(stops, into: db) { index, stop, error in

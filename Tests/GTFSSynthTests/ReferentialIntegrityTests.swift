@@ -45,7 +45,7 @@ struct ReferentialIntegrityTests {
             #expect(trip.shapeID.map(shapes.contains) == true, "\(trip.tripID): shape \(trip.shapeID ?? "-")")
         }
 
-        var stopTimesPerTrip: [String: Int] = [:]
+        var stopTimesPerTrip: [GTFSID: Int] = [:]
         for stopTime in feed.stopTimes {
             #expect(trips.contains(stopTime.tripID), "stop time of unknown trip \(stopTime.tripID)")
             let stop = stopTime.stopID.flatMap { stops[$0] }
@@ -87,7 +87,7 @@ struct ReferentialIntegrityTests {
             }
             previous = stopTime
         }
-        var lastSequence: [String: Int] = [:]
+        var lastSequence: [GTFSID: Int] = [:]
         for point in feed.shapePoints {
             if let before = lastSequence[point.shapeID] { #expect(point.sequence > before) }
             lastSequence[point.shapeID] = point.sequence
@@ -101,15 +101,15 @@ struct ReferentialIntegrityTests {
         let platformID = /de:1[12]\d{3}:9\d{8}::\d+/
         for stop in feed.stops {
             if stop.locationType == .station {
-                #expect(stop.stopID.wholeMatch(of: stationID) != nil, "\(stop.stopID)")
+                #expect(String(stop.stopID).wholeMatch(of: stationID) != nil, "\(stop.stopID)")
             } else {
-                #expect(stop.stopID.wholeMatch(of: platformID) != nil, "\(stop.stopID)")
+                #expect(String(stop.stopID).wholeMatch(of: platformID) != nil, "\(stop.stopID)")
             }
             let latitude = try #require(stop.latitude)
             let longitude = try #require(stop.longitude)
             #expect((52.3 ... 52.7).contains(latitude) && (13.0 ... 13.8).contains(longitude), "\(stop.stopID)")
         }
-        #expect(feed.stops.contains { $0.stopID.hasPrefix("de:11000:") })
+        #expect(feed.stops.contains { String($0.stopID).hasPrefix("de:11000:") })
         #expect(feed.stops.contains { $0.parentStation != nil } && feed.stops.contains { $0.locationType == .station })
         #expect(feed.stops.contains { $0.levelID != nil })
         #expect(Set(feed.stops.map(\.wheelchairBoarding)).count >= 2)

@@ -66,6 +66,20 @@ public struct Row {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The cell as an identifier (``GTFSID``, inline up to 23 bytes), `nil` when empty or absent.
+    @inline(__always)
+    public func id(_ column: Int) -> GTFSID? {
+        bytes(column).map { GTFSID(utf8: $0) }
+    }
+
+    /// The cell as an identifier.
+    /// - Throws: ``GTFSError`` (`missingValue`) when empty or absent.
+    @inline(__always)
+    public func requiredID(_ column: Int) throws -> GTFSID {
+        guard let bytes = bytes(column) else { throw missing(column) }
+        return GTFSID(utf8: bytes)
+    }
+
     // MARK: Integers
 
     /// An integer cell; `nil` when empty.

@@ -13,12 +13,12 @@ final class TableParseCore {
     private let parser = CSVRowParser()
     private let context: TableContext
     private let columns: [ColumnSpec]
-    private var headerCount = -1
-    private var encoding = Encoding.utf8
+    @exclusivity(unchecked) private var headerCount = -1
+    @exclusivity(unchecked) private var encoding = Encoding.utf8
     private var scratch: [UInt8] = []
     /// The line where the record being assembled (possibly over several lines) starts.
-    private var recordStart = 0
-    private var summary: TableSummary
+    @exclusivity(unchecked) private var recordStart = 0
+    @exclusivity(unchecked) private var summary: TableSummary
 
     @usableFromInline
     init(fileName: String, file: GTFSFile, columns: [ColumnSpec], options: ParseOptions) {

@@ -16,7 +16,7 @@ public struct Agency: GTFSRecord, Hashable {
     ]
 
     /// `agency_id`: required when the feed has several agencies (a check across rows, not made here).
-    public var agencyID: String?
+    public var agencyID: GTFSID?
     /// `agency_name`.
     public var agencyName: String
     /// `agency_url`.
@@ -38,7 +38,7 @@ public struct Agency: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: Row) throws {
         typealias C = Column
-        agencyID = row.text(C.agencyID.rawValue)
+        agencyID = row.id(C.agencyID.rawValue)
         agencyName = try row.requiredText(C.agencyName.rawValue)
         agencyURL = try row.requiredURL(C.agencyURL.rawValue)
         agencyTimezone = try row.requiredTimezone(C.agencyTimezone.rawValue)

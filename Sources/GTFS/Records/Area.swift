@@ -13,7 +13,7 @@ public struct Area: GTFSRecord, Hashable {
     ]
 
     /// `area_id`: unique among areas.
-    public var areaID: String
+    public var areaID: GTFSID
     /// `area_name`: the name riders see.
     public var areaName: String?
 
@@ -21,7 +21,7 @@ public struct Area: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` when `area_id` is missing.
     public init(row: Row) throws {
         typealias C = Column
-        areaID = try row.requiredText(C.areaID.rawValue)
+        areaID = try row.requiredID(C.areaID.rawValue)
         areaName = row.text(C.areaName.rawValue)
     }
 }

@@ -16,13 +16,13 @@ public struct Attribution: GTFSRecord, Hashable {
     ]
 
     /// `attribution_id`.
-    public var attributionID: String?
+    public var attributionID: GTFSID?
     /// `agency_id`: the agency the attribution is for; at most one of agency, route and trip is given.
-    public var agencyID: String?
+    public var agencyID: GTFSID?
     /// `route_id`: the route the attribution is for.
-    public var routeID: String?
+    public var routeID: GTFSID?
     /// `trip_id`: the trip the attribution is for.
-    public var tripID: String?
+    public var tripID: GTFSID?
     /// `organization_name`.
     public var organizationName: String
     /// `is_producer`: `1` (true) when the organisation produced the data; empty reads as `0` (false).
@@ -44,10 +44,10 @@ public struct Attribution: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: Row) throws {
         typealias C = Column
-        attributionID = row.text(C.attributionID.rawValue)
-        agencyID = row.text(C.agencyID.rawValue)
-        routeID = row.text(C.routeID.rawValue)
-        tripID = row.text(C.tripID.rawValue)
+        attributionID = row.id(C.attributionID.rawValue)
+        agencyID = row.id(C.agencyID.rawValue)
+        routeID = row.id(C.routeID.rawValue)
+        tripID = row.id(C.tripID.rawValue)
         organizationName = try row.requiredText(C.organizationName.rawValue)
         isProducer = try row.zeroOrOne(C.isProducer.rawValue) ?? false
         isOperator = try row.zeroOrOne(C.isOperator.rawValue) ?? false

@@ -19,7 +19,7 @@ public struct BookingRule: GTFSRecord, Hashable {
     ]
 
     /// `booking_rule_id`: unique among booking rules.
-    public var bookingRuleID: String
+    public var bookingRuleID: GTFSID
     /// `booking_type`: real-time, same-day or prior-day booking.
     public var bookingType: BookingType
     /// `prior_notice_duration_min`: the minimum notice, in minutes; required for same-day booking
@@ -39,7 +39,7 @@ public struct BookingRule: GTFSRecord, Hashable {
     public var priorNoticeStartTime: GTFSTime?
     /// `prior_notice_service_id`: the service whose days count for the prior-notice days; forbidden unless
     /// booking_type is 2.
-    public var priorNoticeServiceID: String?
+    public var priorNoticeServiceID: GTFSID?
     /// `message`: a message for riders using the service at a stop or location.
     public var message: String?
     /// `pickup_message`: like ``message``, for pickups only.
@@ -57,7 +57,7 @@ public struct BookingRule: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: Row) throws {
         typealias C = Column
-        bookingRuleID = try row.requiredText(C.bookingRuleID.rawValue)
+        bookingRuleID = try row.requiredID(C.bookingRuleID.rawValue)
         bookingType = try row.requiredEnumeration(C.bookingType.rawValue)
         priorNoticeDurationMin = try row.int(C.priorNoticeDurationMin.rawValue)
         priorNoticeDurationMax = try row.int(C.priorNoticeDurationMax.rawValue)
@@ -65,7 +65,7 @@ public struct BookingRule: GTFSRecord, Hashable {
         priorNoticeLastTime = try row.time(C.priorNoticeLastTime.rawValue)
         priorNoticeStartDay = try row.int(C.priorNoticeStartDay.rawValue)
         priorNoticeStartTime = try row.time(C.priorNoticeStartTime.rawValue)
-        priorNoticeServiceID = row.text(C.priorNoticeServiceID.rawValue)
+        priorNoticeServiceID = row.id(C.priorNoticeServiceID.rawValue)
         message = row.text(C.message.rawValue)
         pickupMessage = row.text(C.pickupMessage.rawValue)
         dropOffMessage = row.text(C.dropOffMessage.rawValue)

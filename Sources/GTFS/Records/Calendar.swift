@@ -17,7 +17,7 @@ public struct Calendar: GTFSRecord, Hashable {
     ]
 
     /// `service_id`.
-    public var serviceID: String
+    public var serviceID: GTFSID
     /// `monday`: `1` (true) when the service runs on every Monday of the range, `0` (false) on none.
     public var monday: Bool
     /// `tuesday`: whether the service runs on every Tuesday of the range.
@@ -42,7 +42,7 @@ public struct Calendar: GTFSRecord, Hashable {
     ///   missing required one.
     public init(row: Row) throws {
         typealias C = Column
-        serviceID = try row.requiredText(C.serviceID.rawValue)
+        serviceID = try row.requiredID(C.serviceID.rawValue)
         monday = try row.requiredZeroOrOne(C.monday.rawValue)
         tuesday = try row.requiredZeroOrOne(C.tuesday.rawValue)
         wednesday = try row.requiredZeroOrOne(C.wednesday.rawValue)

@@ -13,7 +13,7 @@ public struct CalendarDate: GTFSRecord, Hashable {
     ]
 
     /// `service_id`: a `calendar.txt` service, or a service defined only by its dates here.
-    public var serviceID: String
+    public var serviceID: GTFSID
     /// `date`.
     public var date: GTFSDate
     /// `exception_type`: whether the service runs on the date or not.
@@ -23,7 +23,7 @@ public struct CalendarDate: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: Row) throws {
         typealias C = Column
-        serviceID = try row.requiredText(C.serviceID.rawValue)
+        serviceID = try row.requiredID(C.serviceID.rawValue)
         date = try row.requiredDate(C.date.rawValue)
         exceptionType = try row.requiredEnumeration(C.exceptionType.rawValue)
     }

@@ -14,7 +14,7 @@ public struct FareAttribute: GTFSRecord, Hashable {
     ]
 
     /// `fare_id`: unique among fares.
-    public var fareID: String
+    public var fareID: GTFSID
     /// `price`: the non-negative fare price in ``currencyType``, kept exactly as written.
     public var price: CurrencyAmount
     /// `currency_type`: the ISO 4217 currency of ``price``.
@@ -24,7 +24,7 @@ public struct FareAttribute: GTFSRecord, Hashable {
     /// `transfers`: the transfers permitted; `nil` when empty, which means unlimited transfers.
     public var transfers: FareTransfers?
     /// `agency_id`: required when the feed has several agencies.
-    public var agencyID: String?
+    public var agencyID: GTFSID?
     /// `transfer_duration`: how long a transfer stays valid, in seconds.
     public var transferDuration: Int?
 
@@ -32,12 +32,12 @@ public struct FareAttribute: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid or missing value.
     public init(row: Row) throws {
         typealias C = Column
-        fareID = try row.requiredText(C.fareID.rawValue)
+        fareID = try row.requiredID(C.fareID.rawValue)
         price = try row.requiredCurrencyAmount(C.price.rawValue)
         currencyType = try row.requiredCurrencyCode(C.currencyType.rawValue)
         paymentMethod = try row.requiredEnumeration(C.paymentMethod.rawValue)
         transfers = try row.enumeration(C.transfers.rawValue)
-        agencyID = row.text(C.agencyID.rawValue)
+        agencyID = row.id(C.agencyID.rawValue)
         transferDuration = try row.nonNegativeInt(C.transferDuration.rawValue)
 
         if price.units < 0 { throw row.error(C.price.rawValue, "is not a non-negative amount") }

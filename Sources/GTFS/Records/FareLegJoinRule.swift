@@ -13,22 +13,22 @@ public struct FareLegJoinRule: GTFSRecord, Hashable {
     ]
 
     /// `from_network_id`: the network of the earlier leg.
-    public var fromNetworkID: String
+    public var fromNetworkID: GTFSID
     /// `to_network_id`: the network of the later leg.
-    public var toNetworkID: String
+    public var toNetworkID: GTFSID
     /// `from_stop_id`: the stop or station where the earlier leg ends; given together with ``toStopID``.
-    public var fromStopID: String?
+    public var fromStopID: GTFSID?
     /// `to_stop_id`: the stop or station where the later leg starts; given together with ``fromStopID``.
-    public var toStopID: String?
+    public var toStopID: GTFSID?
 
     /// Decodes a fare leg join rule and checks that the stop ids are given together.
     /// - Throws: ``GTFSError`` for a missing value or a broken rule.
     public init(row: Row) throws {
         typealias C = Column
-        fromNetworkID = try row.requiredText(C.fromNetworkID.rawValue)
-        toNetworkID = try row.requiredText(C.toNetworkID.rawValue)
-        fromStopID = row.text(C.fromStopID.rawValue)
-        toStopID = row.text(C.toStopID.rawValue)
+        fromNetworkID = try row.requiredID(C.fromNetworkID.rawValue)
+        toNetworkID = try row.requiredID(C.toNetworkID.rawValue)
+        fromStopID = row.id(C.fromStopID.rawValue)
+        toStopID = row.id(C.toStopID.rawValue)
 
         if toStopID != nil && fromStopID == nil { throw row.ruleError(C.fromStopID.rawValue, "is required when to_stop_id is given") }
         if fromStopID != nil && toStopID == nil { throw row.ruleError(C.toStopID.rawValue, "is required when from_stop_id is given") }

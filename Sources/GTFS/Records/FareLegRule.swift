@@ -16,19 +16,19 @@ public struct FareLegRule: GTFSRecord, Hashable {
     ]
 
     /// `leg_group_id`: the leg group that fare transfer rules refer to.
-    public var legGroupID: String?
+    public var legGroupID: GTFSID?
     /// `network_id`: the route network; what `nil` means depends on ``hasRulePriorityColumn``.
-    public var networkID: String?
+    public var networkID: GTFSID?
     /// `from_area_id`: the departure area; what `nil` means depends on ``hasRulePriorityColumn``.
-    public var fromAreaID: String?
+    public var fromAreaID: GTFSID?
     /// `to_area_id`: the arrival area; what `nil` means depends on ``hasRulePriorityColumn``.
-    public var toAreaID: String?
+    public var toAreaID: GTFSID?
     /// `from_timeframe_group_id`: the timeframes the leg must start in; `nil` for any time.
-    public var fromTimeframeGroupID: String?
+    public var fromTimeframeGroupID: GTFSID?
     /// `to_timeframe_group_id`: the timeframes the leg must end in; `nil` for any time.
-    public var toTimeframeGroupID: String?
+    public var toTimeframeGroupID: GTFSID?
     /// `fare_product_id`: the fare product for the leg.
-    public var fareProductID: String
+    public var fareProductID: GTFSID
     /// `rule_priority`: among matching rules the highest wins; empty (or an absent column) reads as `0`.
     public var rulePriority: Int
     /// Whether the file has a `rule_priority` column. It decides what an empty ``networkID``,
@@ -40,13 +40,13 @@ public struct FareLegRule: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid or missing value.
     public init(row: Row) throws {
         typealias C = Column
-        legGroupID = row.text(C.legGroupID.rawValue)
-        networkID = row.text(C.networkID.rawValue)
-        fromAreaID = row.text(C.fromAreaID.rawValue)
-        toAreaID = row.text(C.toAreaID.rawValue)
-        fromTimeframeGroupID = row.text(C.fromTimeframeGroupID.rawValue)
-        toTimeframeGroupID = row.text(C.toTimeframeGroupID.rawValue)
-        fareProductID = try row.requiredText(C.fareProductID.rawValue)
+        legGroupID = row.id(C.legGroupID.rawValue)
+        networkID = row.id(C.networkID.rawValue)
+        fromAreaID = row.id(C.fromAreaID.rawValue)
+        toAreaID = row.id(C.toAreaID.rawValue)
+        fromTimeframeGroupID = row.id(C.fromTimeframeGroupID.rawValue)
+        toTimeframeGroupID = row.id(C.toTimeframeGroupID.rawValue)
+        fareProductID = try row.requiredID(C.fareProductID.rawValue)
         rulePriority = try row.nonNegativeInt(C.rulePriority.rawValue) ?? 0
         hasRulePriorityColumn = row.hasColumn(C.rulePriority.rawValue)
     }

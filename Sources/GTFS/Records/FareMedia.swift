@@ -13,7 +13,7 @@ public struct FareMedia: GTFSRecord, Hashable {
     ]
 
     /// `fare_media_id`: unique among fare media.
-    public var fareMediaID: String
+    public var fareMediaID: GTFSID
     /// `fare_media_name`: the name riders see; should be given for transit cards and mobile apps.
     public var fareMediaName: String?
     /// `fare_media_type`: the kind of medium.
@@ -23,7 +23,7 @@ public struct FareMedia: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid or missing value.
     public init(row: Row) throws {
         typealias C = Column
-        fareMediaID = try row.requiredText(C.fareMediaID.rawValue)
+        fareMediaID = try row.requiredID(C.fareMediaID.rawValue)
         fareMediaName = row.text(C.fareMediaName.rawValue)
         fareMediaType = try row.requiredEnumeration(C.fareMediaType.rawValue)
     }

@@ -14,13 +14,13 @@ public struct FareProduct: GTFSRecord, Hashable {
     ]
 
     /// `fare_product_id`: the product; it repeats across rider categories and fare media.
-    public var fareProductID: String
+    public var fareProductID: GTFSID
     /// `fare_product_name`: the name riders see.
     public var fareProductName: String?
     /// `rider_category_id`: the rider category; `nil` when empty, meaning any category.
-    public var riderCategoryID: String?
+    public var riderCategoryID: GTFSID?
     /// `fare_media_id`: the fare medium; `nil` when empty, meaning the medium is unknown.
-    public var fareMediaID: String?
+    public var fareMediaID: GTFSID?
     /// `amount`: the price, exact; negative for a discount, zero when free.
     public var amount: CurrencyAmount
     /// `currency`: the ISO 4217 currency of ``amount``.
@@ -30,10 +30,10 @@ public struct FareProduct: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid or missing value.
     public init(row: Row) throws {
         typealias C = Column
-        fareProductID = try row.requiredText(C.fareProductID.rawValue)
+        fareProductID = try row.requiredID(C.fareProductID.rawValue)
         fareProductName = row.text(C.fareProductName.rawValue)
-        riderCategoryID = row.text(C.riderCategoryID.rawValue)
-        fareMediaID = row.text(C.fareMediaID.rawValue)
+        riderCategoryID = row.id(C.riderCategoryID.rawValue)
+        fareMediaID = row.id(C.fareMediaID.rawValue)
         amount = try row.requiredCurrencyAmount(C.amount.rawValue)
         currency = try row.requiredCurrencyCode(C.currency.rawValue)
     }

@@ -14,24 +14,24 @@ public struct FareRule: GTFSRecord, Hashable {
     ]
 
     /// `fare_id`: the fare (in `fare_attributes.txt`) the rule applies to.
-    public var fareID: String
+    public var fareID: GTFSID
     /// `route_id`: the route the fare applies to.
-    public var routeID: String?
+    public var routeID: GTFSID?
     /// `origin_id`: the fare zone (a `stops.zone_id`) of the origin.
-    public var originID: String?
+    public var originID: GTFSID?
     /// `destination_id`: the fare zone (a `stops.zone_id`) of the destination.
-    public var destinationID: String?
+    public var destinationID: GTFSID?
     /// `contains_id`: a fare zone (a `stops.zone_id`) the itinerary passes through.
-    public var containsID: String?
+    public var containsID: GTFSID?
 
     /// Decodes a fare rule.
     /// - Throws: ``GTFSError`` when `fare_id` is missing.
     public init(row: Row) throws {
         typealias C = Column
-        fareID = try row.requiredText(C.fareID.rawValue)
-        routeID = row.text(C.routeID.rawValue)
-        originID = row.text(C.originID.rawValue)
-        destinationID = row.text(C.destinationID.rawValue)
-        containsID = row.text(C.containsID.rawValue)
+        fareID = try row.requiredID(C.fareID.rawValue)
+        routeID = row.id(C.routeID.rawValue)
+        originID = row.id(C.originID.rawValue)
+        destinationID = row.id(C.destinationID.rawValue)
+        containsID = row.id(C.containsID.rawValue)
     }
 }

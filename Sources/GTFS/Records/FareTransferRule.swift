@@ -18,10 +18,10 @@ public struct FareTransferRule: GTFSRecord, Hashable {
 
     /// `from_leg_group_id`: the leg group before the transfer; `nil` when empty, meaning every leg group
     /// not listed in other rows.
-    public var fromLegGroupID: String?
+    public var fromLegGroupID: GTFSID?
     /// `to_leg_group_id`: the leg group after the transfer; `nil` when empty, meaning every leg group not
     /// listed in other rows.
-    public var toLegGroupID: String?
+    public var toLegGroupID: GTFSID?
     /// `transfer_count`: `-1` for no limit, or the number of transfers (≥ 1) the rule covers. Required when
     /// both leg groups are given and equal, forbidden otherwise.
     public var transferCount: Int?
@@ -32,19 +32,19 @@ public struct FareTransferRule: GTFSRecord, Hashable {
     /// `fare_transfer_type`: how the cost of the transfer is computed.
     public var fareTransferType: FareTransferType
     /// `fare_product_id`: the fare product for the transfer; `nil` when empty, meaning it costs nothing.
-    public var fareProductID: String?
+    public var fareProductID: GTFSID?
 
     /// Decodes a fare transfer rule and checks `transfer_count` and `duration_limit_type`.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: Row) throws {
         typealias C = Column
-        fromLegGroupID = row.text(C.fromLegGroupID.rawValue)
-        toLegGroupID = row.text(C.toLegGroupID.rawValue)
+        fromLegGroupID = row.id(C.fromLegGroupID.rawValue)
+        toLegGroupID = row.id(C.toLegGroupID.rawValue)
         transferCount = try row.int(C.transferCount.rawValue)
         durationLimit = try row.positiveInt(C.durationLimit.rawValue)
         durationLimitType = try row.enumeration(C.durationLimitType.rawValue)
         fareTransferType = try row.requiredEnumeration(C.fareTransferType.rawValue)
-        fareProductID = row.text(C.fareProductID.rawValue)
+        fareProductID = row.id(C.fareProductID.rawValue)
 
         if let transferCount, transferCount == 0 || transferCount < -1 {
             throw row.error(C.transferCount.rawValue, "is not -1 (no limit) or a positive integer")

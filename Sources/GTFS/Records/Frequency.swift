@@ -14,7 +14,7 @@ public struct Frequency: GTFSRecord, Hashable {
     ]
 
     /// `trip_id`: the trip whose times are the template.
-    public var tripID: String
+    public var tripID: GTFSID
     /// `start_time`: when the first vehicle leaves the first stop.
     public var startTime: GTFSTime
     /// `end_time`: when the service changes or ends.
@@ -28,7 +28,7 @@ public struct Frequency: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: Row) throws {
         typealias C = Column
-        tripID = try row.requiredText(C.tripID.rawValue)
+        tripID = try row.requiredID(C.tripID.rawValue)
         startTime = try row.requiredTime(C.startTime.rawValue)
         endTime = try row.requiredTime(C.endTime.rawValue)
         headwaySeconds = try row.requiredPositiveInt(C.headwaySecs.rawValue)

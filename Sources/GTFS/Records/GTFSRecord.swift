@@ -6,9 +6,9 @@
 /// public struct Level: GTFSRecord {
 ///     public static let file = GTFSFile.levels
 ///     public static let columns: [ColumnSpec] = [.required("level_id"), .required("level_index"), .optional("level_name")]
-///     public var levelID: String, levelIndex: Double, levelName: String?
+///     public var levelID: GTFSID, levelIndex: Double, levelName: String?
 ///     public init(row: Row) throws {
-///         levelID = try row.requiredText(0)
+///         levelID = try row.requiredID(0)
 ///         levelIndex = try row.requiredDouble(1)
 ///         levelName = row.text(2)
 ///     }

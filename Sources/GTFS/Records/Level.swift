@@ -13,7 +13,7 @@ public struct Level: GTFSRecord, Hashable {
     ]
 
     /// `level_id`.
-    public var levelID: String
+    public var levelID: GTFSID
     /// `level_index`: 0 at ground level, positive above, negative below.
     public var levelIndex: Double
     /// `level_name`, e.g. `Mezzanine`.
@@ -23,7 +23,7 @@ public struct Level: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: Row) throws {
         typealias C = Column
-        levelID = try row.requiredText(C.levelID.rawValue)
+        levelID = try row.requiredID(C.levelID.rawValue)
         levelIndex = try row.requiredDouble(C.levelIndex.rawValue)
         levelName = row.text(C.levelName.rawValue)
     }

@@ -14,7 +14,7 @@ public struct LocationGroup: GTFSRecord, Hashable {
     ]
 
     /// `location_group_id`: unique among stop ids, `locations.geojson` ids and location group ids.
-    public var locationGroupID: String
+    public var locationGroupID: GTFSID
     /// `location_group_name`: the name riders see.
     public var locationGroupName: String?
 
@@ -22,7 +22,7 @@ public struct LocationGroup: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` when `location_group_id` is missing.
     public init(row: Row) throws {
         typealias C = Column
-        locationGroupID = try row.requiredText(C.locationGroupID.rawValue)
+        locationGroupID = try row.requiredID(C.locationGroupID.rawValue)
         locationGroupName = row.text(C.locationGroupName.rawValue)
     }
 }

@@ -13,15 +13,15 @@ public struct LocationGroupStop: GTFSRecord, Hashable {
     ]
 
     /// `location_group_id`: the location group.
-    public var locationGroupID: String
+    public var locationGroupID: GTFSID
     /// `stop_id`: the stop.
-    public var stopID: String
+    public var stopID: GTFSID
 
     /// Decodes a location group stop.
     /// - Throws: ``GTFSError`` when a value is missing.
     public init(row: Row) throws {
         typealias C = Column
-        locationGroupID = try row.requiredText(C.locationGroupID.rawValue)
-        stopID = try row.requiredText(C.stopID.rawValue)
+        locationGroupID = try row.requiredID(C.locationGroupID.rawValue)
+        stopID = try row.requiredID(C.stopID.rawValue)
     }
 }

@@ -13,7 +13,7 @@ public struct Network: GTFSRecord, Hashable {
     ]
 
     /// `network_id`: unique among networks.
-    public var networkID: String
+    public var networkID: GTFSID
     /// `network_name`: the name riders see.
     public var networkName: String?
 
@@ -21,7 +21,7 @@ public struct Network: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` when `network_id` is missing.
     public init(row: Row) throws {
         typealias C = Column
-        networkID = try row.requiredText(C.networkID.rawValue)
+        networkID = try row.requiredID(C.networkID.rawValue)
         networkName = row.text(C.networkName.rawValue)
     }
 }

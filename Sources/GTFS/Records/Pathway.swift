@@ -16,11 +16,11 @@ public struct Pathway: GTFSRecord, Hashable {
     ]
 
     /// `pathway_id`.
-    public var pathwayID: String
+    public var pathwayID: GTFSID
     /// `from_stop_id`: where the pathway starts.
-    public var fromStopID: String
+    public var fromStopID: GTFSID
     /// `to_stop_id`: where the pathway ends.
-    public var toStopID: String
+    public var toStopID: GTFSID
     /// `pathway_mode`.
     public var pathwayMode: PathwayMode
     /// `is_bidirectional`: `1` (true) when the pathway may be used both ways, `0` (false) from → to only.
@@ -44,9 +44,9 @@ public struct Pathway: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: Row) throws {
         typealias C = Column
-        pathwayID = try row.requiredText(C.pathwayID.rawValue)
-        fromStopID = try row.requiredText(C.fromStopID.rawValue)
-        toStopID = try row.requiredText(C.toStopID.rawValue)
+        pathwayID = try row.requiredID(C.pathwayID.rawValue)
+        fromStopID = try row.requiredID(C.fromStopID.rawValue)
+        toStopID = try row.requiredID(C.toStopID.rawValue)
         pathwayMode = try row.requiredEnumeration(C.pathwayMode.rawValue)
         isBidirectional = try row.requiredZeroOrOne(C.isBidirectional.rawValue)
         length = try row.nonNegativeDouble(C.length.rawValue)

@@ -14,7 +14,7 @@ public struct RiderCategory: GTFSRecord, Hashable {
     ]
 
     /// `rider_category_id`: unique among rider categories.
-    public var riderCategoryID: String
+    public var riderCategoryID: GTFSID
     /// `rider_category_name`: the name riders see.
     public var riderCategoryName: String
     /// `is_default_fare_category`; empty reads as ``DefaultFareCategory/notDefault``.
@@ -26,7 +26,7 @@ public struct RiderCategory: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid or missing value.
     public init(row: Row) throws {
         typealias C = Column
-        riderCategoryID = try row.requiredText(C.riderCategoryID.rawValue)
+        riderCategoryID = try row.requiredID(C.riderCategoryID.rawValue)
         riderCategoryName = try row.requiredText(C.riderCategoryName.rawValue)
         isDefaultFareCategory = try row.enumeration(C.isDefaultFareCategory.rawValue) ?? .notDefault
         eligibilityURL = row.url(C.eligibilityURL.rawValue)

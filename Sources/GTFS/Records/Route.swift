@@ -22,9 +22,9 @@ public struct Route: GTFSRecord, Hashable {
     public static let defaultTextColor = GTFSColor(rgb: 0x00_0000)
 
     /// `route_id`.
-    public var routeID: String
+    public var routeID: GTFSID
     /// `agency_id`: required when the feed has several agencies (a check across files, not made here).
-    public var agencyID: String?
+    public var agencyID: GTFSID?
     /// `route_short_name`, e.g. `M6`; required when `route_long_name` is empty.
     public var routeShortName: String?
     /// `route_long_name`; required when `route_short_name` is empty.
@@ -46,7 +46,7 @@ public struct Route: GTFSRecord, Hashable {
     /// `continuous_drop_off`; empty reads as ``ContinuousStopping/none``.
     public var continuousDropOff: ContinuousStopping
     /// `network_id`: the fare network (forbidden when `networks.txt` or `route_networks.txt` exist).
-    public var networkID: String?
+    public var networkID: GTFSID?
     /// `cemv_support`; `nil` when empty (the agency's value then applies).
     public var cemvSupport: CEMVSupport?
 
@@ -54,8 +54,8 @@ public struct Route: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: Row) throws {
         typealias C = Column
-        routeID = try row.requiredText(C.routeID.rawValue)
-        agencyID = row.text(C.agencyID.rawValue)
+        routeID = try row.requiredID(C.routeID.rawValue)
+        agencyID = row.id(C.agencyID.rawValue)
         routeShortName = row.text(C.routeShortName.rawValue)
         routeLongName = row.text(C.routeLongName.rawValue)
         routeDescription = row.text(C.routeDesc.rawValue)
@@ -66,7 +66,7 @@ public struct Route: GTFSRecord, Hashable {
         routeSortOrder = try row.nonNegativeInt(C.routeSortOrder.rawValue)
         continuousPickup = try row.enumeration(C.continuousPickup.rawValue) ?? ContinuousStopping.none
         continuousDropOff = try row.enumeration(C.continuousDropOff.rawValue) ?? ContinuousStopping.none
-        networkID = row.text(C.networkID.rawValue)
+        networkID = row.id(C.networkID.rawValue)
         cemvSupport = try row.enumeration(C.cemvSupport.rawValue)
 
         if routeShortName == nil && routeLongName == nil {

@@ -13,15 +13,15 @@ public struct RouteNetwork: GTFSRecord, Hashable {
     ]
 
     /// `network_id`: the network.
-    public var networkID: String
+    public var networkID: GTFSID
     /// `route_id`: the route; a route belongs to one network at most.
-    public var routeID: String
+    public var routeID: GTFSID
 
     /// Decodes a route network.
     /// - Throws: ``GTFSError`` when a value is missing.
     public init(row: Row) throws {
         typealias C = Column
-        networkID = try row.requiredText(C.networkID.rawValue)
-        routeID = try row.requiredText(C.routeID.rawValue)
+        networkID = try row.requiredID(C.networkID.rawValue)
+        routeID = try row.requiredID(C.routeID.rawValue)
     }
 }

@@ -14,7 +14,7 @@ public struct ShapePoint: GTFSRecord, Hashable {
     ]
 
     /// `shape_id`: the shape the point belongs to.
-    public var shapeID: String
+    public var shapeID: GTFSID
     /// `shape_pt_lat`.
     public var latitude: Double
     /// `shape_pt_lon`.
@@ -28,7 +28,7 @@ public struct ShapePoint: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: Row) throws {
         typealias C = Column
-        shapeID = try row.requiredText(C.shapeID.rawValue)
+        shapeID = try row.requiredID(C.shapeID.rawValue)
         latitude = try row.requiredLatitude(C.shapePtLat.rawValue)
         longitude = try row.requiredLongitude(C.shapePtLon.rawValue)
         sequence = try row.requiredNonNegativeInt(C.shapePtSequence.rawValue)

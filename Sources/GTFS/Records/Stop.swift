@@ -17,7 +17,7 @@ public struct Stop: GTFSRecord, Hashable {
     ]
 
     /// `stop_id`: unique among stops, locations and location groups.
-    public var stopID: String
+    public var stopID: GTFSID
     /// `stop_code`: the short code riders see.
     public var stopCode: String?
     /// `stop_name`: required for stops, stations and entrances.
@@ -31,19 +31,19 @@ public struct Stop: GTFSRecord, Hashable {
     /// `stop_lon`: required for stops, stations and entrances.
     public var longitude: Double?
     /// `zone_id`: the fare zone.
-    public var zoneID: String?
+    public var zoneID: GTFSID?
     /// `stop_url`.
     public var stopURL: String?
     /// `location_type`; empty reads as ``LocationType/stop``.
     public var locationType: LocationType
     /// `parent_station`: required for entrances, generic nodes and boarding areas; forbidden for stations.
-    public var parentStation: String?
+    public var parentStation: GTFSID?
     /// `stop_timezone`.
     public var stopTimezone: String?
     /// `wheelchair_boarding`; empty reads as ``WheelchairBoarding/noInformation``.
     public var wheelchairBoarding: WheelchairBoarding
     /// `level_id`.
-    public var levelID: String?
+    public var levelID: GTFSID?
     /// `platform_code`.
     public var platformCode: String?
     /// `stop_access`.
@@ -53,20 +53,20 @@ public struct Stop: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: Row) throws {
         typealias C = Column
-        stopID = try row.requiredText(C.stopID.rawValue)
+        stopID = try row.requiredID(C.stopID.rawValue)
         stopCode = row.text(C.stopCode.rawValue)
         stopName = row.text(C.stopName.rawValue)
         ttsStopName = row.text(C.ttsStopName.rawValue)
         stopDescription = row.text(C.stopDesc.rawValue)
         latitude = try row.latitude(C.stopLat.rawValue)
         longitude = try row.longitude(C.stopLon.rawValue)
-        zoneID = row.text(C.zoneID.rawValue)
+        zoneID = row.id(C.zoneID.rawValue)
         stopURL = row.url(C.stopURL.rawValue)
         locationType = try row.enumeration(C.locationType.rawValue) ?? .stop
-        parentStation = row.text(C.parentStation.rawValue)
+        parentStation = row.id(C.parentStation.rawValue)
         stopTimezone = row.timezone(C.stopTimezone.rawValue)
         wheelchairBoarding = try row.enumeration(C.wheelchairBoarding.rawValue) ?? .noInformation
-        levelID = row.text(C.levelID.rawValue)
+        levelID = row.id(C.levelID.rawValue)
         platformCode = row.text(C.platformCode.rawValue)
         stopAccess = try row.enumeration(C.stopAccess.rawValue)
 

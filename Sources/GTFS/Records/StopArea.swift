@@ -13,15 +13,15 @@ public struct StopArea: GTFSRecord, Hashable {
     ]
 
     /// `area_id`: the area.
-    public var areaID: String
+    public var areaID: GTFSID
     /// `stop_id`: the stop, or a station standing for its platforms.
-    public var stopID: String
+    public var stopID: GTFSID
 
     /// Decodes a stop area.
     /// - Throws: ``GTFSError`` when a value is missing.
     public init(row: Row) throws {
         typealias C = Column
-        areaID = try row.requiredText(C.areaID.rawValue)
-        stopID = try row.requiredText(C.stopID.rawValue)
+        areaID = try row.requiredID(C.areaID.rawValue)
+        stopID = try row.requiredID(C.stopID.rawValue)
     }
 }

@@ -20,17 +20,17 @@ public struct StopTime: GTFSRecord, Hashable {
     ]
 
     /// `trip_id`.
-    public var tripID: String
+    public var tripID: GTFSID
     /// `arrival_time`; required on timepoints.
     public var arrivalTime: GTFSTime?
     /// `departure_time`; required on timepoints.
     public var departureTime: GTFSTime?
     /// `stop_id`; required unless a location group or location is given.
-    public var stopID: String?
+    public var stopID: GTFSID?
     /// `location_group_id`.
-    public var locationGroupID: String?
+    public var locationGroupID: GTFSID?
     /// `location_id` (an id in `locations.geojson`).
-    public var locationID: String?
+    public var locationID: GTFSID?
     /// `stop_sequence`: increases along the trip.
     public var stopSequence: Int
     /// `stop_headsign`.
@@ -52,20 +52,20 @@ public struct StopTime: GTFSRecord, Hashable {
     /// `timepoint`; empty reads as ``Timepoint/exact``.
     public var timepoint: Timepoint
     /// `pickup_booking_rule_id`.
-    public var pickupBookingRuleID: String?
+    public var pickupBookingRuleID: GTFSID?
     /// `drop_off_booking_rule_id`.
-    public var dropOffBookingRuleID: String?
+    public var dropOffBookingRuleID: GTFSID?
 
     /// Decodes a stop time and checks the conditionally required fields.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: Row) throws {
         typealias C = Column
-        tripID = try row.requiredText(C.tripID.rawValue)
+        tripID = try row.requiredID(C.tripID.rawValue)
         arrivalTime = try row.time(C.arrivalTime.rawValue)
         departureTime = try row.time(C.departureTime.rawValue)
-        stopID = row.text(C.stopID.rawValue)
-        locationGroupID = row.text(C.locationGroupID.rawValue)
-        locationID = row.text(C.locationID.rawValue)
+        stopID = row.id(C.stopID.rawValue)
+        locationGroupID = row.id(C.locationGroupID.rawValue)
+        locationID = row.id(C.locationID.rawValue)
         stopSequence = try row.requiredNonNegativeInt(C.stopSequence.rawValue)
         stopHeadsign = row.text(C.stopHeadsign.rawValue)
         startPickupDropOffWindow = try row.time(C.startPickupDropOffWindow.rawValue)
@@ -76,8 +76,8 @@ public struct StopTime: GTFSRecord, Hashable {
         continuousDropOff = try row.enumeration(C.continuousDropOff.rawValue)
         shapeDistTraveled = try row.nonNegativeDouble(C.shapeDistTraveled.rawValue)
         timepoint = try row.enumeration(C.timepoint.rawValue) ?? .exact
-        pickupBookingRuleID = row.text(C.pickupBookingRuleID.rawValue)
-        dropOffBookingRuleID = row.text(C.dropOffBookingRuleID.rawValue)
+        pickupBookingRuleID = row.id(C.pickupBookingRuleID.rawValue)
+        dropOffBookingRuleID = row.id(C.dropOffBookingRuleID.rawValue)
 
         if stopID == nil && locationGroupID == nil && locationID == nil {
             throw row.ruleError(C.stopID.rawValue, "is required when location_group_id and location_id are empty")

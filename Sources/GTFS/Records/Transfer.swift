@@ -14,17 +14,17 @@ public struct Transfer: GTFSRecord, Hashable {
     ]
 
     /// `from_stop_id`: required for transfer types 0–3 (and empty); optional for 4 and 5.
-    public var fromStopID: String?
+    public var fromStopID: GTFSID?
     /// `to_stop_id`: required for transfer types 0–3 (and empty); optional for 4 and 5.
-    public var toStopID: String?
+    public var toStopID: GTFSID?
     /// `from_route_id`.
-    public var fromRouteID: String?
+    public var fromRouteID: GTFSID?
     /// `to_route_id`.
-    public var toRouteID: String?
+    public var toRouteID: GTFSID?
     /// `from_trip_id`: required for in-seat transfer types 4 and 5.
-    public var fromTripID: String?
+    public var fromTripID: GTFSID?
     /// `to_trip_id`: required for in-seat transfer types 4 and 5.
-    public var toTripID: String?
+    public var toTripID: GTFSID?
     /// `transfer_type`: the column is required, but an empty cell reads as ``TransferType/recommended``.
     public var transferType: TransferType
     /// `min_transfer_time`: seconds needed to transfer.
@@ -34,12 +34,12 @@ public struct Transfer: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: Row) throws {
         typealias C = Column
-        fromStopID = row.text(C.fromStopID.rawValue)
-        toStopID = row.text(C.toStopID.rawValue)
-        fromRouteID = row.text(C.fromRouteID.rawValue)
-        toRouteID = row.text(C.toRouteID.rawValue)
-        fromTripID = row.text(C.fromTripID.rawValue)
-        toTripID = row.text(C.toTripID.rawValue)
+        fromStopID = row.id(C.fromStopID.rawValue)
+        toStopID = row.id(C.toStopID.rawValue)
+        fromRouteID = row.id(C.fromRouteID.rawValue)
+        toRouteID = row.id(C.toRouteID.rawValue)
+        fromTripID = row.id(C.fromTripID.rawValue)
+        toTripID = row.id(C.toTripID.rawValue)
         transferType = try row.enumeration(C.transferType.rawValue) ?? .recommended
         minTransferTime = try row.nonNegativeInt(C.minTransferTime.rawValue)
 

@@ -23,9 +23,9 @@ public struct Translation: GTFSRecord, Hashable {
     /// `translation`: the translated text (or URL, email, phone number).
     public var translation: String
     /// `record_id`: the record translated (e.g. a `stop_id`); forbidden for `feed_info` or with `field_value`.
-    public var recordID: String?
+    public var recordID: GTFSID?
     /// `record_sub_id`: the second key part, required for `stop_times` (the `stop_sequence`).
-    public var recordSubID: String?
+    public var recordSubID: GTFSID?
     /// `field_value`: translate every occurrence of this value; forbidden for `feed_info` or with `record_id`.
     public var fieldValue: String?
 
@@ -37,8 +37,8 @@ public struct Translation: GTFSRecord, Hashable {
         fieldName = try row.requiredText(C.fieldName.rawValue)
         language = try row.requiredLanguageCode(C.language.rawValue)
         translation = try row.requiredText(C.translation.rawValue)
-        recordID = row.text(C.recordID.rawValue)
-        recordSubID = row.text(C.recordSubID.rawValue)
+        recordID = row.id(C.recordID.rawValue)
+        recordSubID = row.id(C.recordSubID.rawValue)
         fieldValue = row.text(C.fieldValue.rawValue)
 
         if tableName == "feed_info" {

@@ -17,11 +17,11 @@ public struct Trip: GTFSRecord, Hashable {
     ]
 
     /// `route_id`.
-    public var routeID: String
+    public var routeID: GTFSID
     /// `service_id`: the days the trip runs (calendar or calendar_dates).
-    public var serviceID: String
+    public var serviceID: GTFSID
     /// `trip_id`.
-    public var tripID: String
+    public var tripID: GTFSID
     /// `trip_headsign`: the destination shown to riders.
     public var tripHeadsign: String?
     /// `trip_short_name`, e.g. a train number.
@@ -29,9 +29,9 @@ public struct Trip: GTFSRecord, Hashable {
     /// `direction_id`; `nil` when empty (the reference gives empty no meaning).
     public var directionID: DirectionID?
     /// `block_id`: trips run in turn by the same vehicle.
-    public var blockID: String?
+    public var blockID: GTFSID?
     /// `shape_id`: required when the trip has continuous pickup or drop-off (a check across files, not made here).
-    public var shapeID: String?
+    public var shapeID: GTFSID?
     /// `wheelchair_accessible`; empty reads as ``Accessibility/noInformation``.
     public var wheelchairAccessible: Accessibility
     /// `bikes_allowed`; empty reads as ``Accessibility/noInformation``.
@@ -47,14 +47,14 @@ public struct Trip: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: Row) throws {
         typealias C = Column
-        routeID = try row.requiredText(C.routeID.rawValue)
-        serviceID = try row.requiredText(C.serviceID.rawValue)
-        tripID = try row.requiredText(C.tripID.rawValue)
+        routeID = try row.requiredID(C.routeID.rawValue)
+        serviceID = try row.requiredID(C.serviceID.rawValue)
+        tripID = try row.requiredID(C.tripID.rawValue)
         tripHeadsign = row.text(C.tripHeadsign.rawValue)
         tripShortName = row.text(C.tripShortName.rawValue)
         directionID = try row.enumeration(C.directionID.rawValue)
-        blockID = row.text(C.blockID.rawValue)
-        shapeID = row.text(C.shapeID.rawValue)
+        blockID = row.id(C.blockID.rawValue)
+        shapeID = row.id(C.shapeID.rawValue)
         wheelchairAccessible = try row.enumeration(C.wheelchairAccessible.rawValue) ?? .noInformation
         bikesAllowed = try row.enumeration(C.bikesAllowed.rawValue) ?? .noInformation
         carsAllowed = try row.enumeration(C.carsAllowed.rawValue) ?? .noInformation

@@ -53,21 +53,21 @@ struct GroupRun: Sendable {
             guard let records = batch.records(as: R.self) else { return [] }
             var runs: [GroupRun] = []
             var start = 0
-            var key: String?
+            var key: GTFSID?
             var digest = GroupDigest()
             for index in records.indices {
                 var hasher = RowHasher()
                 records[index].bind(to: &hasher)
                 let rowKey = hasher.firstText
                 if index > start, rowKey != key || key == nil {
-                    runs.append(GroupRun(key: key, range: start ..< index, digest: digest))
+                    runs.append(GroupRun(key: key?.description, range: start ..< index, digest: digest))
                     start = index
                     digest = GroupDigest()
                 }
                 key = rowKey
                 digest.add(hasher.finish())
             }
-            if start < records.count { runs.append(GroupRun(key: key, range: start ..< records.count, digest: digest)) }
+            if start < records.count { runs.append(GroupRun(key: key?.description, range: start ..< records.count, digest: digest)) }
             return runs
         }
     }

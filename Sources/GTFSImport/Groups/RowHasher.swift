@@ -1,3 +1,5 @@
+import GTFS
+
 /// A 128-bit hash of one record's values in the store's representation, for the group digests of an
 /// incremental import (see ``GroupDigest``).
 ///
@@ -17,7 +19,7 @@ struct RowHasher: StoreRowWriter {
     /// The values written so far.
     private(set) var count = 0
     /// The first value, when it is text (a table's group: `trip_id` of `stop_times`).
-    private(set) var firstText: String?
+    private(set) var firstText: GTFSID?
 
     /// A hasher with nothing written.
     init() {}
@@ -41,23 +43,20 @@ struct RowHasher: StoreRowWriter {
     }
 
     /// Hashes TEXT: its length, then its UTF-8 bytes 8 at a time.
-    mutating func bind(_ value: String) {
-        if count == 0 { firstText = value }
+    mutating func bindText(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if count == 0 { firstText = GTFSID(utf8: UnsafeRawBufferPointer(bytes)) }
         count += 1
-        var value = value
-        value.withUTF8 { bytes in
-            mix(0x5899_65CC_7537_4CC3 ^ UInt64(bytes.count))
-            guard let base = bytes.baseAddress else { return }
-            var offset = 0
-            while offset + 8 <= bytes.count {
-                mix(UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)))
-                offset += 8
-            }
-            if offset < bytes.count {
-                var last: UInt64 = 0
-                for index in offset ..< bytes.count { last |= UInt64(base[index]) << UInt64(8 * (index - offset)) }
-                mix(last)
-            }
+        mix(0x5899_65CC_7537_4CC3 ^ UInt64(bytes.count))
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            mix(UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)))
+            offset += 8
+        }
+        if offset < bytes.count {
+            var last: UInt64 = 0
+            for index in offset ..< bytes.count { last |= UInt64(base[index]) << UInt64(8 * (index - offset)) }
+            mix(last)
         }
     }
 

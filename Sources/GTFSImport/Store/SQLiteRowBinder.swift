@@ -70,17 +70,10 @@ public struct SQLiteRowBinder: StoreRowWriter {
     }
 
     /// Binds TEXT.
-    public mutating func bind(_ value: String) {
-        let buffers = self.buffers
-        let text =
-            value.utf8.withContiguousStorageIfAvailable { (buffer: UnsafeBufferPointer<UInt8>) in
-                (buffers.copy(buffer), buffer.count)
-            } ?? {
-                var value = value
-                return value.withUTF8 { (buffer: UnsafeBufferPointer<UInt8>) in (buffers.copy(buffer), buffer.count) }
-            }()
+    public mutating func bindText(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let text = buffers.copy(utf8)
         // SQLITE_STATIC (a nil destructor): SQLite reads the copy in place; it lives until the next execution.
-        next { sqlite3_bind_text64($0, $1, text.0, UInt64(text.1), nil, UInt8(SQLITE_UTF8)) }
+        next { sqlite3_bind_text64($0, $1, text, UInt64(utf8.count), nil, UInt8(SQLITE_UTF8)) }
     }
 
     /// Binds an INTEGER.

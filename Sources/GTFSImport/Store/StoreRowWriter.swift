@@ -19,8 +19,8 @@ public import GTFS
 public protocol StoreRowWriter {
     /// Writes NULL.
     mutating func bindNull()
-    /// Writes TEXT.
-    mutating func bind(_ value: String)
+    /// Writes TEXT: UTF-8 bytes, read only during the call.
+    mutating func bindText(_ utf8: UnsafeBufferPointer<UInt8>)
     /// Writes an INTEGER.
     mutating func bind(_ value: Int)
     /// Writes a REAL.
@@ -28,6 +28,26 @@ public protocol StoreRowWriter {
 }
 
 extension StoreRowWriter {
+    /// Writes TEXT.
+    @inline(__always)
+    public mutating func bind(_ value: String) {
+        if let done: Void = value.utf8.withContiguousStorageIfAvailable({ bindText($0) }) { return done }
+        var value = value
+        value.withUTF8 { bindText($0) }
+    }
+
+    /// Writes an identifier as TEXT.
+    @inline(__always)
+    public mutating func bind(_ value: GTFSID) {
+        value.withUTF8 { bindText($0) }
+    }
+
+    /// Writes an identifier as TEXT, or NULL for `nil`.
+    @inline(__always)
+    public mutating func bind(_ value: GTFSID?) {
+        if let value { bind(value) } else { bindNull() }
+    }
+
     /// Writes TEXT, or NULL for `nil`.
     @inline(__always)
     public mutating func bind(_ value: String?) {
