@@ -60,24 +60,24 @@ public struct StopTime: GTFSRecord, Hashable {
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: Row) throws {
         typealias C = Column
-        tripID = try row.requiredID(C.tripID.rawValue)
-        arrivalTime = try row.time(C.arrivalTime.rawValue)
-        departureTime = try row.time(C.departureTime.rawValue)
-        stopID = row.id(C.stopID.rawValue)
-        locationGroupID = row.id(C.locationGroupID.rawValue)
-        locationID = row.id(C.locationID.rawValue)
-        stopSequence = try row.requiredNonNegativeInt(C.stopSequence.rawValue)
-        stopHeadsign = row.text(C.stopHeadsign.rawValue)
-        startPickupDropOffWindow = try row.time(C.startPickupDropOffWindow.rawValue)
-        endPickupDropOffWindow = try row.time(C.endPickupDropOffWindow.rawValue)
-        pickupType = try row.enumeration(C.pickupType.rawValue) ?? .regular
-        dropOffType = try row.enumeration(C.dropOffType.rawValue) ?? .regular
-        continuousPickup = try row.enumeration(C.continuousPickup.rawValue)
-        continuousDropOff = try row.enumeration(C.continuousDropOff.rawValue)
-        shapeDistTraveled = try row.nonNegativeDouble(C.shapeDistTraveled.rawValue)
-        timepoint = try row.enumeration(C.timepoint.rawValue) ?? .exact
-        pickupBookingRuleID = row.id(C.pickupBookingRuleID.rawValue)
-        dropOffBookingRuleID = row.id(C.dropOffBookingRuleID.rawValue)
+        let tripID = try row.requiredID(C.tripID.rawValue)
+        let arrivalTime = try row.time(C.arrivalTime.rawValue)
+        let departureTime = try row.time(C.departureTime.rawValue)
+        let stopID = row.id(C.stopID.rawValue)
+        let locationGroupID = row.id(C.locationGroupID.rawValue)
+        let locationID = row.id(C.locationID.rawValue)
+        let stopSequence = try row.requiredNonNegativeInt(C.stopSequence.rawValue)
+        let stopHeadsign = row.text(C.stopHeadsign.rawValue)
+        let startPickupDropOffWindow = try row.time(C.startPickupDropOffWindow.rawValue)
+        let endPickupDropOffWindow = try row.time(C.endPickupDropOffWindow.rawValue)
+        let pickupType: PickupDropOffType = try row.enumeration(C.pickupType.rawValue) ?? .regular
+        let dropOffType: PickupDropOffType = try row.enumeration(C.dropOffType.rawValue) ?? .regular
+        let continuousPickup: ContinuousStopping? = try row.enumeration(C.continuousPickup.rawValue)
+        let continuousDropOff: ContinuousStopping? = try row.enumeration(C.continuousDropOff.rawValue)
+        let shapeDistTraveled = try row.nonNegativeDouble(C.shapeDistTraveled.rawValue)
+        let timepoint: Timepoint = try row.enumeration(C.timepoint.rawValue) ?? .exact
+        let pickupBookingRuleID = row.id(C.pickupBookingRuleID.rawValue)
+        let dropOffBookingRuleID = row.id(C.dropOffBookingRuleID.rawValue)
 
         if stopID == nil && locationGroupID == nil && locationID == nil {
             throw row.ruleError(C.stopID.rawValue, "is required when location_group_id and location_id are empty")
@@ -90,5 +90,25 @@ public struct StopTime: GTFSRecord, Hashable {
             if arrivalTime == nil { throw row.ruleError(C.arrivalTime.rawValue, "is required on a timepoint (timepoint 1)") }
             if departureTime == nil { throw row.ruleError(C.departureTime.rawValue, "is required on a timepoint (timepoint 1)") }
         }
+        // Stored only after every check: a throw after full initialisation would make Swift build the record
+        // in a temporary and copy it out.
+        self.tripID = tripID
+        self.arrivalTime = arrivalTime
+        self.departureTime = departureTime
+        self.stopID = stopID
+        self.locationGroupID = locationGroupID
+        self.locationID = locationID
+        self.stopSequence = stopSequence
+        self.stopHeadsign = stopHeadsign
+        self.startPickupDropOffWindow = startPickupDropOffWindow
+        self.endPickupDropOffWindow = endPickupDropOffWindow
+        self.pickupType = pickupType
+        self.dropOffType = dropOffType
+        self.continuousPickup = continuousPickup
+        self.continuousDropOff = continuousDropOff
+        self.shapeDistTraveled = shapeDistTraveled
+        self.timepoint = timepoint
+        self.pickupBookingRuleID = pickupBookingRuleID
+        self.dropOffBookingRuleID = dropOffBookingRuleID
     }
 }
