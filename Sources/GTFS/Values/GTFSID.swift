@@ -36,7 +36,8 @@ public struct GTFSID: Sendable {
     @inlinable
     public init(_ text: String) {
         var utf8 = text
-        storage = utf8.withUTF8 { Self.storage(validUTF8: UnsafeRawBufferPointer($0)) } ?? .heap(text)
+        let words = utf8.withUTF8 { $0.count <= Self.inlineCapacity ? Self.words(UnsafeRawBufferPointer($0)) : nil }
+        storage = words.map { .inline($0.0, $0.1, $0.2) } ?? .heap(text)
     }
 
     /// The identifier whose UTF-8 text is `bytes`; invalid UTF-8 is repaired as `String(decoding:as:)` does.
@@ -57,14 +58,6 @@ public struct GTFSID: Sendable {
     @inlinable
     init(storage: Storage) {
         self.storage = storage
-    }
-
-    /// Inline storage for valid UTF-8 of at most ``inlineCapacity`` bytes; `nil` when longer.
-    @inlinable
-    static func storage(validUTF8 bytes: UnsafeRawBufferPointer) -> Storage? {
-        guard bytes.count <= inlineCapacity else { return nil }
-        let words = words(bytes)
-        return .inline(words.0, words.1, words.2)
     }
 
     /// At most ``inlineCapacity`` bytes in the inline layout: the bytes, zeros, the length in the last byte.
