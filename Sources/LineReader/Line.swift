@@ -4,8 +4,13 @@
 /// and is valid only until the callback returns. Do not store it; call ``owned()`` or
 /// ``string`` to keep the content.
 ///
-/// The bytes never include the delimiter, nor the `\r` of a `\r\n` ending.
+/// The bytes never include the delimiter, nor the `\r` of a `\r\n` ending. At least
+/// ``readablePadding`` bytes after the line's last byte are readable memory of the same buffer (their
+/// values are unspecified), so a vectorised scanner may load whole 64-byte blocks without a bounds copy.
 public struct Line {
+    /// How many bytes past the end of ``bytes`` may be read (never written): 64.
+    public static let readablePadding = 64
+
     /// The 1-based line number; every line counts, empty ones included.
     public let number: Int
     /// The line's bytes, valid only inside the callback that received the line.

@@ -17,23 +17,25 @@ import Darwin
 ///
 /// Delimiters are found 64 bytes at a time as a bit mask (SSE2 where available), and lines are then
 /// cut one set bit after another, which costs a few instructions per line instead of a `memchr` call.
+/// Its state is single-threaded and no accessor re-enters, so the hot fields skip Swift's dynamic
+/// exclusivity checks (`@exclusivity(unchecked)`), which otherwise cost a runtime call per line.
 final class LineSplitter {
-    private var storage: UnsafeMutableRawPointer
-    private var capacity: Int
+    @exclusivity(unchecked) private var storage: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
     /// Start of the bytes not yet delivered.
-    private var start = 0
+    @exclusivity(unchecked) private var start = 0
     /// End of the valid bytes.
-    private var end = 0
+    @exclusivity(unchecked) private var end = 0
     /// Bytes before `scanned` have been scanned: their delimiters are in `mask` or were consumed.
-    private var scanned = 0
+    @exclusivity(unchecked) private var scanned = 0
     /// Delimiter positions not yet consumed, relative to `maskBase` (bit i: byte `maskBase + i`).
-    private var mask: UInt64 = 0
-    private var maskBase = 0
-    private var awaitingByteOrderMark = true
+    @exclusivity(unchecked) private var mask: UInt64 = 0
+    @exclusivity(unchecked) private var maskBase = 0
+    @exclusivity(unchecked) private var awaitingByteOrderMark = true
     /// Whether the end of the input has been seen.
-    private(set) var inputEnded = false
+    @exclusivity(unchecked) private(set) var inputEnded = false
     /// The number of lines delivered so far.
-    private(set) var lineCount = 0
+    @exclusivity(unchecked) private(set) var lineCount = 0
 
     let delimiter: UInt8
     let maxLineLength: Int
@@ -57,8 +59,9 @@ final class LineSplitter {
     /// Room for `count` more bytes at the end of the buffer, moving the remainder to the front or
     /// growing the buffer when needed. Write into it, then call ``commit(_:)``.
     func writableWindow(count: Int) -> UnsafeMutableRawBufferPointer {
-        // Keep 64 readable bytes past every window: the mask scan reads whole 64-byte blocks.
-        let needed = count + Self.alignment
+        // Keep readable bytes past every window: the mask scan reads whole 64-byte blocks, and every
+        // line promises `Line.readablePadding` readable bytes after its end.
+        let needed = count + max(Self.alignment, Line.readablePadding)
         if capacity - end < needed && start > 0 {
             // Move the remainder so that it ends on a 64-byte boundary: the next read then lands
             // aligned, which the kernel copies faster.

@@ -69,7 +69,7 @@ public final class Reader {
     /// Raw bytes read ahead during gzip detection, not yet handed on.
     private var probe: [UInt8] = []
     private var probeOffset = 0
-    private var failure: (any Error)?
+    @exclusivity(unchecked) private var failure: (any Error)?
 
     /// Called with every chunk of decoded bytes (inflated where the input is gzip) as the reader takes it
     /// from the source, before it is split into lines: every byte of the content once, in order. Set it

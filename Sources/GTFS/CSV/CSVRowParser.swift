@@ -20,6 +20,10 @@ final class CSVRowParser {
     /// The longest record accepted while a quoted field stays open, so one stray quote cannot swallow a file.
     static let maxQuotedRecordLength = 1 << 20
 
+    /// Readable bytes after every field, in a line (`Line.readablePadding`) and in the owned buffer alike,
+    /// so that a field's value may be read in whole words (see `GTFSID.init(paddedUTF8:)`).
+    static let readablePadding = 64
+
     private(set) var fieldCount = 0
     private var fields: UnsafeMutablePointer<FieldSpan>
     private var fieldCapacity = 64
@@ -27,8 +31,6 @@ final class CSVRowParser {
 
     // The owned buffer for quoted records.
     private var owned: UnsafeMutableRawPointer
-    /// 64 bytes to classify the last, partial block of a line in.
-    private let tail = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
     private var ownedCapacity = 4096
     private var ownedCount = 0
 
@@ -38,13 +40,12 @@ final class CSVRowParser {
 
     init() {
         fields = .allocate(capacity: fieldCapacity)
-        owned = .allocate(byteCount: ownedCapacity, alignment: 16)
+        owned = .allocate(byteCount: ownedCapacity + Self.readablePadding, alignment: 16)
     }
 
     deinit {
         fields.deallocate()
         owned.deallocate()
-        tail.deallocate()
     }
 
     /// The bytes of field `index` of the last complete record.
@@ -58,7 +59,9 @@ final class CSVRowParser {
     /// holds no quote and no quoted record is open — splits it into fields on the way (the fast path: the
     /// fields are spans of the line itself, and the record is complete when ``LineScan/isSplit``).
     ///
-    /// - Parameter line: the line's bytes, without its terminator.
+    /// - Parameter line: the line's bytes, without its terminator, followed by at least
+    ///   `Line.readablePadding` (64) readable bytes, as every line of a `Reader` is: the last block is
+    ///   classified in place and the bits past the line are masked off.
     @inline(__always)
     func scan(_ line: UnsafeRawBufferPointer) -> LineScan {
         var result = LineScan()
@@ -81,18 +84,9 @@ final class CSVRowParser {
         var highs: UInt64 = 0
         var nuls: UInt64 = 0
         while offset < count {
-            let blockLength = min(64, count - offset)
-            let classes: CLineScan_Classes
-            let valid: UInt64
-            if blockLength == 64 {
-                classes = CLineScan_classify64(start.assumingMemoryBound(to: UInt8.self) + offset)
-                valid = ~0
-            } else {
-                // The last, partial block: classify a copy, so nothing past the line is read.
-                tail.copyMemory(from: start + offset, byteCount: blockLength)
-                classes = CLineScan_classify64(tail.assumingMemoryBound(to: UInt8.self))
-                valid = (1 << UInt64(blockLength)) &- 1
-            }
+            let blockLength = count - offset
+            let classes = CLineScan_classify64(start.assumingMemoryBound(to: UInt8.self) + offset)
+            let valid: UInt64 = blockLength >= 64 ? ~0 : (1 << UInt64(blockLength)) &- 1
             quotes |= classes.quotes & valid
             highs |= classes.highs & valid
             nuls |= classes.nuls & valid
@@ -253,7 +247,7 @@ final class CSVRowParser {
     @inline(__always)
     private func appendOwned(_ byte: UInt8) {
         if ownedCount == ownedCapacity {
-            let grown = UnsafeMutableRawPointer.allocate(byteCount: ownedCapacity * 2, alignment: 16)
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: ownedCapacity * 2 + Self.readablePadding, alignment: 16)
             grown.copyMemory(from: owned, byteCount: ownedCount)
             owned.deallocate()
             owned = grown

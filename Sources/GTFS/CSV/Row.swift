@@ -69,7 +69,7 @@ public struct Row {
     /// The cell as an identifier (``GTFSID``, inline up to 23 bytes), `nil` when empty or absent.
     @inline(__always)
     public func id(_ column: Int) -> GTFSID? {
-        bytes(column).map { GTFSID(utf8: $0) }
+        bytes(column).map { GTFSID(paddedUTF8: $0) }
     }
 
     /// The cell as an identifier.
@@ -77,7 +77,7 @@ public struct Row {
     @inline(__always)
     public func requiredID(_ column: Int) throws -> GTFSID {
         guard let bytes = bytes(column) else { throw missing(column) }
-        return GTFSID(utf8: bytes)
+        return GTFSID(paddedUTF8: bytes)
     }
 
     // MARK: Integers

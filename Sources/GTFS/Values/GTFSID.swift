@@ -19,13 +19,38 @@ public struct GTFSID: Sendable {
     /// The most bytes held inline.
     public static let inlineCapacity = 23
 
+    /// The length byte of an inline text, 0–23. Its 232 unused values leave room for the enum's tag, so a
+    /// `GTFSID` (and a `GTFSID?`) is 24 bytes, not 25 padded to 32.
+    @usableFromInline
+    enum InlineLength: UInt8, Sendable {
+        case l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15, l16, l17, l18, l19, l20, l21, l22, l23
+    }
+
     @usableFromInline
     enum Storage: Sendable {
-        /// Bytes 0–22 of the text in memory order across the three words, then zeros; the last byte of the
-        /// last word is the length. Only texts of at most ``inlineCapacity`` bytes, and every such text.
-        case inline(UInt64, UInt64, UInt64)
+        /// Bytes 0–22 of the text in memory order across three words, then zeros; the last byte is the
+        /// length. Only texts of at most ``inlineCapacity`` bytes, and every such text. The third word is
+        /// split so that its top byte can be ``InlineLength`` (see ``inline(_:)`` and ``lastWord(_:_:_:_:)``).
+        case inline(UInt64, UInt64, UInt32, UInt16, UInt8, InlineLength)
         /// Texts longer than ``inlineCapacity`` bytes.
         case heap(String)
+
+        /// The inline case for three words in the inline layout (the length byte at most 23).
+        @inlinable
+        static func inline(_ words: (UInt64, UInt64, UInt64)) -> Storage {
+            let last = words.2
+            let length = UInt8(truncatingIfNeeded: last >> 56)
+            // The callers put a length of at most 23 in the top byte: a valid `InlineLength`.
+            return .inline(
+                words.0, words.1, UInt32(truncatingIfNeeded: last), UInt16(truncatingIfNeeded: last >> 32),
+                UInt8(truncatingIfNeeded: last >> 48), unsafeBitCast(length, to: InlineLength.self))
+        }
+
+        /// The third word of an inline text from its parts.
+        @inlinable
+        static func lastWord(_ low: UInt32, _ middle: UInt16, _ high: UInt8, _ length: InlineLength) -> UInt64 {
+            UInt64(low) | UInt64(middle) << 32 | UInt64(high) << 48 | UInt64(length.rawValue) << 56
+        }
     }
 
     @usableFromInline
@@ -37,7 +62,7 @@ public struct GTFSID: Sendable {
     public init(_ text: String) {
         var utf8 = text
         let words = utf8.withUTF8 { $0.count <= Self.inlineCapacity ? Self.words(UnsafeRawBufferPointer($0)) : nil }
-        storage = words.map { .inline($0.0, $0.1, $0.2) } ?? .heap(text)
+        storage = words.map { .inline($0) } ?? .heap(text)
     }
 
     /// The identifier whose UTF-8 text is `bytes`; invalid UTF-8 is repaired as `String(decoding:as:)` does.
@@ -48,11 +73,39 @@ public struct GTFSID: Sendable {
             let words = Self.words(bytes)
             // ASCII (no byte ≥ 0x80; the length byte is at most 23) is valid UTF-8 as it is.
             if (words.0 | words.1 | words.2) & 0x8080_8080_8080_8080 == 0 {
-                self.init(storage: .inline(words.0, words.1, words.2))
+                self.init(storage: .inline(words))
                 return
             }
         }
         self.init(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// As ``init(utf8:)``, for bytes followed by at least 24 readable bytes (a field of a padded line):
+    /// a short id is three word loads, masked, instead of a copy.
+    @inlinable
+    init(paddedUTF8 bytes: UnsafeRawBufferPointer) {
+        #if _endian(little)
+        let count = bytes.count
+        if count <= Self.inlineCapacity, let base = bytes.baseAddress {
+            let words = (
+                base.loadUnaligned(as: UInt64.self) & Self.lowBytes(count),
+                base.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & Self.lowBytes(count - 8),
+                base.loadUnaligned(fromByteOffset: 16, as: UInt64.self) & Self.lowBytes(count - 16)
+                    | UInt64(truncatingIfNeeded: count) << 56
+            )
+            if (words.0 | words.1 | words.2) & 0x8080_8080_8080_8080 == 0 {
+                self.init(storage: .inline(words))
+                return
+            }
+        }
+        #endif
+        self.init(utf8: bytes)
+    }
+
+    /// A mask of the low `count` bytes of a word (none below 1, all from 8 up).
+    @inlinable
+    static func lowBytes(_ count: Int) -> UInt64 {
+        count >= 8 ? ~0 : count <= 0 ? 0 : (1 &<< UInt64(truncatingIfNeeded: count &* 8)) &- 1
     }
 
     @inlinable
@@ -77,7 +130,7 @@ public struct GTFSID: Sendable {
     @inlinable
     public var utf8Count: Int {
         switch storage {
-        case .inline(_, _, let last): Int(truncatingIfNeeded: last >> 56)
+        case .inline(_, _, _, _, _, let length): Int(length.rawValue)
         case .heap(let text): text.utf8.count
         }
     }
@@ -93,14 +146,12 @@ public struct GTFSID: Sendable {
     @inlinable
     public func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         switch storage {
-        case .inline(let first, let second, let last):
-            var words = (first, second, last)
-            let count = Int(truncatingIfNeeded: last >> 56)
+        case .inline(let first, let second, let low, let middle, let high, let length):
+            var words = (first, second, Storage.lastWord(low, middle, high, length))
             return try withUnsafeBytes(of: &words) { raw in
-                try body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count))
+                try body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: Int(length.rawValue)))
             }
-        case .heap(let text):
-            var text = text
+        case .heap(var text):
             return try text.withUTF8(body)
         }
     }
@@ -128,7 +179,8 @@ extension GTFSID: Hashable, Comparable {
     @inlinable
     public static func == (lhs: GTFSID, rhs: GTFSID) -> Bool {
         switch (lhs.storage, rhs.storage) {
-        case let (.inline(a0, a1, a2), .inline(b0, b1, b2)): a0 == b0 && a1 == b1 && a2 == b2
+        case let (.inline(a0, a1, a2, a3, a4, a5), .inline(b0, b1, b2, b3, b4, b5)):
+            a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5
         case let (.heap(a), .heap(b)): a.utf8.elementsEqual(b.utf8)
         default: false  // a text has one representation: inline exactly when it fits
         }

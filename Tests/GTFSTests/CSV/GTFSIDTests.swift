@@ -31,6 +31,9 @@ struct GTFSIDTests {
     @Test("23 bytes stay inline and 24 do not, and the two spellings of one text never differ")
     func inlineLimit() {
         #expect(GTFSID.inlineCapacity == 23)
+        // Three words, optional or not: the length byte's unused values hold the enum's tag.
+        #expect(MemoryLayout<GTFSID>.size == 24)
+        #expect(MemoryLayout<GTFSID?>.size == 24)
         let longest = String(repeating: "x", count: 23)
         let tooLong = String(repeating: "x", count: 24)
         #expect(GTFSID(longest).utf8Count == 23)

@@ -1,5 +1,6 @@
 import Foundation
 import GTFS
+import TestSupport
 import Testing
 
 /// A record with one column of each value type, to test the typed accessors.
@@ -50,6 +51,40 @@ struct ValueTests {
             #expect(record == nil)
             #expect(summary.errors.first?.description == "v.txt:2: time: \"\(bad)\" is not a time (H:MM:SS)")
         }
+    }
+
+    @Test("HH:MM:SS, read eight bytes at a time, agrees with a plain reading on seeded random text")
+    func eightByteTimes() throws {
+        /// The plain reading: digits, colons at 2 and 5, minutes and seconds below 60.
+        func reference(_ text: [UInt8]) -> Int32? {
+            guard text.count == 8, text[2] == 0x3A, text[5] == 0x3A else { return nil }
+            var digits: [Int] = []
+            for index in [0, 1, 3, 4, 6, 7] {
+                guard (0x30 ... 0x39).contains(text[index]) else { return nil }
+                digits.append(Int(text[index]) - 0x30)
+            }
+            guard digits[2] <= 5, digits[4] <= 5 else { return nil }
+            return Int32((digits[0] * 10 + digits[1]) * 3600 + (digits[2] * 10 + digits[3]) * 60 + digits[4] * 10 + digits[5])
+        }
+        var generator = SeededGenerator(seed: 8)
+        // Digits, the bytes either side of the digit range, colons and their neighbours, letters, high bytes.
+        let alphabet: [UInt8] = Array("0123456789:/;59 a".utf8) + [0xC3, 0xFF, 0x00]
+        var parsed = 0
+        for round in 0 ..< 20000 {
+            var text = Array("12:34:56".utf8)
+            // Change one to three bytes of a valid time, so that most texts are near misses.
+            for _ in 0 ..< 1 + round % 3 {
+                text[Int.random(in: 0 ..< 8, using: &generator)] = alphabet[Int.random(in: 0 ..< alphabet.count, using: &generator)]
+            }
+            let string = String(decoding: text, as: UTF8.self)
+            guard string.utf8.count == 8 else { continue }  // a high byte was repaired: not eight bytes any more
+            let expected = reference(text)
+            #expect(GTFSTime(string)?.seconds == expected, "\(string)")
+            if expected != nil { parsed += 1 }
+        }
+        #expect(parsed > 1000)
+        #expect(GTFSTime("99:59:59") == GTFSTime(hours: 99, minutes: 59, seconds: 59))
+        #expect(GTFSTime("00:00:00") == GTFSTime(seconds: 0))
     }
 
     @Test("Dates are validated: 20250231 is not a date, 20240229 is")
