@@ -65,10 +65,12 @@ public final class Reader {
     /// The raw input.
     public let source: any ByteSource
     let splitter: LineSplitter
-    private var stage = Stage.undetected
+    // A reader is single-threaded (not Sendable) and never re-entered, so its state skips Swift's dynamic
+    // exclusivity checks, which otherwise cost a runtime call per line.
+    @exclusivity(unchecked) private var stage = Stage.undetected
     /// Raw bytes read ahead during gzip detection, not yet handed on.
-    private var probe: [UInt8] = []
-    private var probeOffset = 0
+    @exclusivity(unchecked) private var probe: [UInt8] = []
+    @exclusivity(unchecked) private var probeOffset = 0
     @exclusivity(unchecked) private var failure: (any Error)?
 
     /// Called with every chunk of decoded bytes (inflated where the input is gzip) as the reader takes it
@@ -79,10 +81,10 @@ public final class Reader {
     /// var size = 0
     /// reader.chunkObserver = { chunk in size += chunk.count }
     /// ```
-    public var chunkObserver: ((UnsafeRawBufferPointer) -> Void)?
+    @exclusivity(unchecked) public var chunkObserver: ((UnsafeRawBufferPointer) -> Void)?
 
     /// Raw bytes read from the source so far (compressed bytes for gzip input): the progress measure.
-    public private(set) var bytesRead: Int64 = 0
+    @exclusivity(unchecked) public private(set) var bytesRead: Int64 = 0
 
     /// The raw input's total size when known (regular files, memory), for progress.
     public var totalBytes: Int64? { source.byteCount }

@@ -91,10 +91,16 @@ public struct StopTime: GTFSRecord, Hashable {
         change(&fields)
         flex = StopTimeFlexFields.Box.make(fields)
     }
+}
 
+extension StopTime {
     /// Decodes a stop time and checks the conditionally required fields.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: Row) throws {
+        self = try Self.decode(row)
+    }
+
+    private static func decode(_ row: Row) throws -> StopTime {
         typealias C = Column
         let tripID = try row.requiredID(C.tripID.rawValue)
         let arrivalTime = try row.time(C.arrivalTime.rawValue)
@@ -126,23 +132,24 @@ public struct StopTime: GTFSRecord, Hashable {
             if arrivalTime == nil { throw row.ruleError(C.arrivalTime.rawValue, "is required on a timepoint (timepoint 1)") }
             if departureTime == nil { throw row.ruleError(C.departureTime.rawValue, "is required on a timepoint (timepoint 1)") }
         }
-        // Stored only after every check: a throw after full initialisation would make Swift build the record
-        // in a temporary and copy it out.
-        self.tripID = tripID
-        self.arrivalTime = arrivalTime
-        self.departureTime = departureTime
-        self.stopID = stopID
-        self.stopSequence = stopSequence
-        self.stopHeadsign = stopHeadsign
-        self.pickupType = pickupType
-        self.dropOffType = dropOffType
-        self.shapeDistTraveled = shapeDistTraveled
-        self.timepoint = timepoint
-        self.flex = StopTimeFlexFields.Box.make(
-            StopTimeFlexFields(
-                locationGroupID: locationGroupID, locationID: locationID,
-                startPickupDropOffWindow: startPickupDropOffWindow, endPickupDropOffWindow: endPickupDropOffWindow,
-                continuousPickup: continuousPickup, continuousDropOff: continuousDropOff,
-                pickupBookingRuleID: pickupBookingRuleID, dropOffBookingRuleID: dropOffBookingRuleID))
+        // The out-of-line fields are boxed only when one is set (a GTFS-Flex or booking row).
+        var flex: StopTimeFlexFields.Box?
+        if locationGroupID != nil || locationID != nil || hasWindow || continuousPickup != nil || continuousDropOff != nil
+            || pickupBookingRuleID != nil || dropOffBookingRuleID != nil
+        {
+            flex = StopTimeFlexFields.Box.make(
+                StopTimeFlexFields(
+                    locationGroupID: locationGroupID, locationID: locationID,
+                    startPickupDropOffWindow: startPickupDropOffWindow, endPickupDropOffWindow: endPickupDropOffWindow,
+                    continuousPickup: continuousPickup, continuousDropOff: continuousDropOff,
+                    pickupBookingRuleID: pickupBookingRuleID, dropOffBookingRuleID: dropOffBookingRuleID))
+        }
+        // The memberwise initialiser Swift synthesises builds the record as one value. A hand-written `init`
+        // assigning `self.field = …` made the optimiser copy the whole record and destroy the original (a
+        // value-witness copy per row, seen in `perf`), so `init(row:)` lives in this extension.
+        return StopTime(
+            tripID: tripID, arrivalTime: arrivalTime, departureTime: departureTime, stopID: stopID,
+            stopSequence: stopSequence, stopHeadsign: stopHeadsign, pickupType: pickupType, dropOffType: dropOffType,
+            shapeDistTraveled: shapeDistTraveled, timepoint: timepoint, flex: flex)
     }
 }
