@@ -82,7 +82,7 @@ public struct GTFSID: Sendable {
 
     /// As ``init(utf8:)``, for bytes followed by at least 24 readable bytes (a field of a padded line):
     /// a short id is three word loads, masked, instead of a copy.
-    @inlinable
+    @inlinable @inline(__always)
     init(paddedUTF8 bytes: UnsafeRawBufferPointer) {
         #if _endian(little)
         let count = bytes.count

@@ -25,7 +25,7 @@ public struct GTFSTime: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// Parses a time from UTF-8 bytes without allocating.
-    @inlinable
+    @inlinable @inline(__always)
     init?(bytes: UnsafeRawBufferPointer) {
         let count = bytes.count
         #if _endian(little)
@@ -52,7 +52,7 @@ public struct GTFSTime: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// The seconds of `HH:MM:SS` from its eight bytes in a little-endian word (byte 0 lowest).
-    @inlinable
+    @inlinable @inline(__always)
     static func seconds(ofWord word: UInt64) -> Int32? {
         // Digits at bytes 0, 1, 3, 4, 6, 7 and colons at 2 and 5.
         let digitHighNibbles: UInt64 = 0xF0F0_00F0_F000_F0F0
