@@ -56,6 +56,11 @@ final class LineSplitter {
 
     deinit { storage.deallocate() }
 
+    /// Whether `count` bytes starting at `address` lie inside the buffer (for tests of `Line.readablePadding`).
+    func bufferContains(_ address: UnsafeRawPointer, count: Int) -> Bool {
+        address >= UnsafeRawPointer(storage) && address + count <= UnsafeRawPointer(storage + capacity)
+    }
+
     /// Room for `count` more bytes at the end of the buffer, moving the remainder to the front or
     /// growing the buffer when needed. Write into it, then call ``commit(_:)``.
     func writableWindow(count: Int) -> UnsafeMutableRawBufferPointer {
