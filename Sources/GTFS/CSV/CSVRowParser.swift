@@ -1,4 +1,5 @@
 import CLineScan
+import LineReader
 
 /// Splits CSV records into fields, RFC 4180 as GTFS feeds use it.
 ///
@@ -20,9 +21,9 @@ final class CSVRowParser {
     /// The longest record accepted while a quoted field stays open, so one stray quote cannot swallow a file.
     static let maxQuotedRecordLength = 1 << 20
 
-    /// Readable bytes after every field, in a line (`Line.readablePadding`) and in the owned buffer alike,
-    /// so that a field's value may be read in whole words (see `GTFSID.init(paddedUTF8:)`).
-    static let readablePadding = 64
+    /// Readable bytes after every field, in a line and in the owned buffer alike, so that a field's value
+    /// may be read in whole words (see `GTFSID.init(paddedUTF8:)`).
+    static let readablePadding = Line.readablePadding
 
     private(set) var fieldCount = 0
     private var fields: UnsafeMutablePointer<FieldSpan>

@@ -132,18 +132,11 @@ extension StopTime {
             if arrivalTime == nil { throw row.ruleError(C.arrivalTime.rawValue, "is required on a timepoint (timepoint 1)") }
             if departureTime == nil { throw row.ruleError(C.departureTime.rawValue, "is required on a timepoint (timepoint 1)") }
         }
-        // The out-of-line fields are boxed only when one is set (a GTFS-Flex or booking row).
-        var flex: StopTimeFlexFields.Box?
-        if locationGroupID != nil || locationID != nil || hasWindow || continuousPickup != nil || continuousDropOff != nil
-            || pickupBookingRuleID != nil || dropOffBookingRuleID != nil
-        {
-            flex = StopTimeFlexFields.Box.make(
-                StopTimeFlexFields(
-                    locationGroupID: locationGroupID, locationID: locationID,
-                    startPickupDropOffWindow: startPickupDropOffWindow, endPickupDropOffWindow: endPickupDropOffWindow,
-                    continuousPickup: continuousPickup, continuousDropOff: continuousDropOff,
-                    pickupBookingRuleID: pickupBookingRuleID, dropOffBookingRuleID: dropOffBookingRuleID))
-        }
+        let flex = StopTimeFlexFields.Box.make(
+            locationGroupID: locationGroupID, locationID: locationID, startPickupDropOffWindow: startPickupDropOffWindow,
+            endPickupDropOffWindow: endPickupDropOffWindow, continuousPickup: continuousPickup,
+            continuousDropOff: continuousDropOff, pickupBookingRuleID: pickupBookingRuleID,
+            dropOffBookingRuleID: dropOffBookingRuleID)
         // The memberwise initialiser Swift synthesises builds the record as one value. A hand-written `init`
         // assigning `self.field = …` made the optimiser copy the whole record and destroy the original (a
         // value-witness copy per row, seen in `perf`), so `init(row:)` lives in this extension.

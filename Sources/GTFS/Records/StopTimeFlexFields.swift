@@ -10,14 +10,6 @@ struct StopTimeFlexFields: Hashable, Sendable {
     var pickupBookingRuleID: GTFSID?
     var dropOffBookingRuleID: GTFSID?
 
-    /// Whether every field is empty.
-    @inline(__always)
-    var isEmpty: Bool {
-        locationGroupID == nil && locationID == nil && startPickupDropOffWindow == nil && endPickupDropOffWindow == nil
-            && continuousPickup == nil && continuousDropOff == nil && pickupBookingRuleID == nil
-            && dropOffBookingRuleID == nil
-    }
-
     /// An immutable box for the fields: `nil` stands for all-empty, so equal records have equal boxes.
     final class Box: Hashable, Sendable {
         let fields: StopTimeFlexFields
@@ -26,11 +18,34 @@ struct StopTimeFlexFields: Hashable, Sendable {
             self.fields = fields
         }
 
-        /// A box for `fields`, `nil` when they are all empty (checked before allocating: a failable
-        /// class initialiser would allocate first).
+        /// A box for these values, `nil` when all are empty (a timetable row): then nothing is built, not
+        /// even the fields value. The one place that decides whether a record has a box.
         @inline(__always)
+        static func make(
+            locationGroupID: GTFSID?, locationID: GTFSID?, startPickupDropOffWindow: GTFSTime?,
+            endPickupDropOffWindow: GTFSTime?, continuousPickup: ContinuousStopping?,
+            continuousDropOff: ContinuousStopping?, pickupBookingRuleID: GTFSID?, dropOffBookingRuleID: GTFSID?
+        ) -> Box? {
+            guard
+                locationGroupID != nil || locationID != nil || startPickupDropOffWindow != nil
+                    || endPickupDropOffWindow != nil || continuousPickup != nil || continuousDropOff != nil
+                    || pickupBookingRuleID != nil || dropOffBookingRuleID != nil
+            else { return nil }
+            return Box(
+                StopTimeFlexFields(
+                    locationGroupID: locationGroupID, locationID: locationID,
+                    startPickupDropOffWindow: startPickupDropOffWindow, endPickupDropOffWindow: endPickupDropOffWindow,
+                    continuousPickup: continuousPickup, continuousDropOff: continuousDropOff,
+                    pickupBookingRuleID: pickupBookingRuleID, dropOffBookingRuleID: dropOffBookingRuleID))
+        }
+
+        /// A box for `fields`, `nil` when they are all empty.
         static func make(_ fields: StopTimeFlexFields) -> Box? {
-            fields.isEmpty ? nil : Box(fields)
+            make(
+                locationGroupID: fields.locationGroupID, locationID: fields.locationID,
+                startPickupDropOffWindow: fields.startPickupDropOffWindow, endPickupDropOffWindow: fields.endPickupDropOffWindow,
+                continuousPickup: fields.continuousPickup, continuousDropOff: fields.continuousDropOff,
+                pickupBookingRuleID: fields.pickupBookingRuleID, dropOffBookingRuleID: fields.dropOffBookingRuleID)
         }
 
         static func == (lhs: Box, rhs: Box) -> Bool { lhs.fields == rhs.fields }
