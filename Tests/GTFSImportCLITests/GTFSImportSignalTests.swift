@@ -49,4 +49,42 @@ struct GTFSImportSignalTests {
         #expect(try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
         try queue.close()
     }
+
+    @Test("SIGKILL during a first import leaves no database at the path; the next import deletes the leftover")
+    func killDuringFirstImport() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.file("gtfs.sqlite")
+        let running = try ToolRunner.start("gtfs-import", ["--db", db, "--table", "stop_times", "-"])
+        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for trip in 0 ..< 4000 {
+            for sequence in 1 ... 50 {
+                rows += "\(trip),08:\(10 + sequence % 50):00,08:\(10 + sequence % 50):30,de:11000:9001000\(sequence)::1,\(sequence)\n"
+            }
+            if trip % 500 == 499 {
+                try running.write(Data(rows.utf8))
+                rows = ""
+            }
+        }
+        // Wait until the store being built has pages on disk.
+        func leftovers() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("gtfs.sqlite.importing-") }
+        }
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            let sizes = try leftovers().map { (try? FileManager.default.attributesOfItem(atPath: folder.file($0))[.size] as? Int) ?? 0 }
+            if sizes.contains(where: { $0 >= 1 << 20 }) { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        running.send(SIGKILL)
+        let result = running.wait()
+        #expect(result.wasSignalled && result.status == SIGKILL)
+        #expect(!FileManager.default.fileExists(atPath: db))
+        #expect(try leftovers().count == 1)
+
+        #expect(try ToolRunner.run("gtfs-import", ["--db", db, "--quiet", GTFSImportToolTests.subset]).status == 0)
+        #expect(try leftovers() == [])
+        let queue = try DatabaseQueue(path: db)
+        #expect(try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
+        try queue.close()
+    }
 }

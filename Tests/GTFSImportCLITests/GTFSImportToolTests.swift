@@ -142,7 +142,7 @@ struct GTFSImportToolTests {
 
         let unwritable = try ToolRunner.run("gtfs-import", ["--db", "/nonexistent/dir/gtfs.sqlite", Self.stops2013])
         #expect(unwritable.status == 1)
-        #expect(unwritable.stderr == "gtfs-import: /nonexistent/dir/gtfs.sqlite: unable to open database file; nothing was imported\n")
+        #expect(unwritable.stderr == "gtfs-import: /nonexistent/dir/gtfs.sqlite: cannot create a file in /nonexistent/dir: No such file or directory; nothing was imported\n")
 
         // A database the user may only read: run the tool as `nobody` on a root-owned file.
         let db = folder.file("gtfs.sqlite")

@@ -52,11 +52,17 @@ public final class ImportOperation: Operation, @unchecked Sendable {
         progressQueue: DispatchQueue? = nil, progressHandler: (@Sendable (ImportProgress) -> Void)? = nil
     ) {
         self.init(
-            source: source, databasePath: store.path, openStore: { store }, options: options,
-            progressQueue: progressQueue, progressHandler: progressHandler)
+            source: source, destination: .store(store), options: options, progressQueue: progressQueue,
+            progressHandler: progressHandler)
     }
 
     /// Creates an import into the database at `path`, which is opened (or created) when the operation runs.
+    ///
+    /// When nothing exists at `path` and the mode is ``ImportOptions/Mode/atomic``, the store is built
+    /// under a temporary name next to it (`PATH.importing-XXXXXXXX`), written once without WAL, and linked
+    /// to `path` after its commit: a failed, cancelled or killed first import leaves no file at `path`, and
+    /// the next import into `path` deletes what a killed one left. A file created at `path` by someone
+    /// else meanwhile is left alone; the import then fails and says so.
     ///
     /// - Parameters:
     ///   - source: the feed.
@@ -70,21 +76,20 @@ public final class ImportOperation: Operation, @unchecked Sendable {
         progressQueue: DispatchQueue? = nil, progressHandler: (@Sendable (ImportProgress) -> Void)? = nil
     ) {
         self.init(
-            source: source, databasePath: databasePath, openStore: { try GTFSStore(path: databasePath) },
-            options: options, progressQueue: progressQueue, progressHandler: progressHandler)
+            source: source, destination: .path(databasePath), options: options, progressQueue: progressQueue,
+            progressHandler: progressHandler)
     }
 
-    /// The one initializer behind both: the store comes from `openStore` when the operation runs.
+    /// The one initializer behind both.
     private init(
-        source: FeedSource, databasePath: String, openStore: @escaping @Sendable () throws -> GTFSStore,
-        options: ImportOptions, progressQueue: DispatchQueue?, progressHandler: (@Sendable (ImportProgress) -> Void)?
+        source: FeedSource, destination: ImportRun.Destination, options: ImportOptions, progressQueue: DispatchQueue?, progressHandler: (@Sendable (ImportProgress) -> Void)?
     ) {
         self.source = source
         self.options = options
         let progress = Progress(totalUnitCount: -1)
         self.progress = progress
         self.run = ImportRun(
-            source: source, databasePath: databasePath, openStore: openStore, options: options,
+            source: source, destination: destination, options: options,
             reporter: ProgressReporter(
                 queue: progressQueue ?? DispatchQueue(label: "GTFSImport.progress"), handler: progressHandler, progress: progress))
         super.init()

@@ -11,9 +11,18 @@ import Synchronization
 /// ``ImportOperation`` and ``GTFSStore/importFeed(from:options:progressQueue:progress:)`` are thin
 /// wrappers around it.
 final class ImportRun: Sendable {
+    /// Where an import writes.
+    enum Destination: Sendable {
+        /// An open store.
+        case store(GTFSStore)
+        /// A path: opened as a store when the import runs, or built as a ``NewDatabaseFile`` when nothing
+        /// is there and the import is atomic.
+        case path(String)
+    }
+
     let source: FeedSource
+    let destination: Destination
     let databasePath: String
-    let openStore: @Sendable () throws -> GTFSStore
     let options: ImportOptions
     let reporter: ProgressReporter
 
@@ -27,12 +36,14 @@ final class ImportRun: Sendable {
     let phaseObserver = Mutex<(@Sendable (ImportProgress.Phase, String) -> Void)?>(nil)
 
     init(
-        source: FeedSource, databasePath: String, openStore: @escaping @Sendable () throws -> GTFSStore,
-        options: ImportOptions, reporter: ProgressReporter
+        source: FeedSource, destination: Destination, options: ImportOptions, reporter: ProgressReporter
     ) {
         self.source = source
-        self.databasePath = databasePath
-        self.openStore = openStore
+        self.destination = destination
+        switch destination {
+        case .store(let store): databasePath = store.path
+        case .path(let path): databasePath = path
+        }
         self.options = options
         self.reporter = reporter
         self.channel = BatchChannel(capacity: options.maxBatchesInFlight)
@@ -68,16 +79,24 @@ final class ImportRun: Sendable {
         let startDate = Date()
         if isCancelled { throw CancellationError() }
         let imported = try Self.importedTables(of: source)
-        let store = try openStore()
+        NewDatabaseFile.removeLeftovers(of: databasePath)
+        let store: GTFSStore
+        switch destination {
+        case .store(let open):
+            store = open
+        case .path(let path):
+            if case .atomic = options.mode, let newFile = try NewDatabaseFile.begin(at: path) {
+                return try importIntoNewFile(newFile, imported: imported, start: start, startDate: startDate)
+            }
+            store = try GTFSStore(path: path)
+        }
         // From here on every outcome is recorded in `imports`.
         var kind = ImportSummary.Kind.full
         do {
             let existing = try store.pool.read { db in try FeedCatalog.state(db, name: options.feed) }
             let incremental = existing != nil && options.update == .automatic && options.mode == .atomic
             kind = incremental ? .incremental : .full
-            var plan = ImportPlan(
-                imported: imported, existing: existing, incremental: incremental,
-                replaceAll: (options.replacement ?? (source.isWholeFeed ? .allTables : .importedTables)) == .allTables)
+            var plan = makePlan(imported: imported, existing: existing, incremental: incremental)
             if incremental, let existing {
                 let hashStart = clock.now
                 report(WriterState(start: start), phase: .hashing)
@@ -86,13 +105,38 @@ final class ImportRun: Sendable {
                 if plan.isNoChange {
                     return noChangeSummary(plan, hashDuration: hashDuration, start: start)
                 }
-                var summary = try write(store, plan, start: start, startDate: startDate)
+                var summary = try write(store.pool, plan, start: start, startDate: startDate)
                 summary.hashDuration = hashDuration
                 return summary
             }
-            return try write(store, plan, start: start, startDate: startDate)
+            return try write(store.pool, plan, start: start, startDate: startDate)
         } catch {
             recordFailure(error, store: store, kind: kind, startDate: startDate)
+            throw error
+        }
+    }
+
+    /// The plan of an import of the `imported` tables, given what the store holds of the feed.
+    private func makePlan(imported: Set<GTFSFile>, existing: FeedCatalog.FeedState?, incremental: Bool) -> ImportPlan {
+        ImportPlan(
+            imported: imported, existing: existing, incremental: incremental,
+            replaceAll: (options.replacement ?? (source.isWholeFeed ? .allTables : .importedTables)) == .allTables)
+    }
+
+    /// A first import into a path that holds nothing: the whole feed into a new file, which gets its
+    /// path only when complete. A failure deletes the file, so nothing records it.
+    private func importIntoNewFile(
+        _ newFile: NewDatabaseFile, imported: Set<GTFSFile>, start: ContinuousClock.Instant, startDate: Date
+    ) throws -> ImportSummary {
+        do {
+            let plan = makePlan(imported: imported, existing: nil, incremental: false)
+            return try write(newFile.queue, plan, start: start, startDate: startDate) {
+                // Committed to the temporary file: the path still holds nothing, so a cancel still counts.
+                if self.isCancelled { throw CancellationError() }
+                try newFile.install()
+            }
+        } catch {
+            newFile.discard()
             throw error
         }
     }
@@ -118,7 +162,13 @@ final class ImportRun: Sendable {
     }
 
     /// Loads the tables the plan parses, full or as a diff, in the mode the options ask for.
-    private func write(_ store: GTFSStore, _ plan: ImportPlan, start: ContinuousClock.Instant, startDate: Date) throws -> ImportSummary {
+    ///
+    /// `afterCommit` runs once the import's transaction has committed, before the summary's duration is
+    /// taken and the `finished` progress is reported.
+    private func write(
+        _ database: any DatabaseWriter, _ plan: ImportPlan, start: ContinuousClock.Instant, startDate: Date,
+        afterCommit: () throws -> Void = {}
+    ) throws -> ImportSummary {
         let clock = ContinuousClock()
         let parserDone = startParser(tables: plan.incremental ? plan.tablesToParse : nil)
         defer {
@@ -135,7 +185,7 @@ final class ImportRun: Sendable {
         summary.kind = plan.incremental ? .incremental : .full
         summary.mode = options.mode
         summary.replacedTables = plan.replaced
-        try store.pool.writeWithoutTransaction { db in
+        try database.writeWithoutTransaction { db in
             let interrupt = Unmanaged.passRetained(self)
             sqlite3_progress_handler(db.sqliteConnection, 1000, { context in
                 guard let context else { return 0 }
@@ -206,6 +256,7 @@ final class ImportRun: Sendable {
                 }
             }
         }
+        try afterCommit()
         guard let feed = writer.feedSummary else { throw CancellationError() }
         summary.tables = plan.summaryTables(writer.tableImports(feed, maxErrors: options.maxStoredErrors), changes: writer.changesByTable)
         summary.warnings = feed.warnings

@@ -1,0 +1,182 @@
+import Foundation
+import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A store that does not exist yet, built whole under a temporary name next to its path and moved into
+/// place when the import has committed.
+///
+/// A first import has no earlier content to keep and no reader to serve, so it need not pay for WAL:
+/// the temporary file is written once, with an in-memory rollback journal (a new file's pages have no
+/// earlier content to journal), no fsync until the end and an exclusive lock. At the end it is switched
+/// to WAL mode, flushed to disk and linked to its path only if that path is still free.
+///
+/// Until then the path holds nothing: a failed, cancelled or killed import (even `kill -9` or a power
+/// loss) never leaves a partial store there. The temporary file is named `PATH.importing-XXXXXXXX` and
+/// locked with `flock` while its import runs, so a later import into the same path can tell a leftover
+/// of a killed import (unlocked; deleted) from an import still running (locked; kept).
+final class NewDatabaseFile: Sendable {
+    /// Where the store goes.
+    let path: String
+    /// Where it is built.
+    let temporaryPath: String
+    /// The connection that builds it.
+    let queue: DatabaseQueue
+    /// An open descriptor of the temporary file, holding its `flock` until the file is placed or discarded.
+    private let lock: Int32
+
+    /// The suffix that marks a store being built, before its random part.
+    static let marker = ".importing-"
+
+    /// Creates the temporary file and its schema, when nothing exists at `path`.
+    ///
+    /// - Parameter path: where the store goes.
+    /// - Returns: `nil` when `path` exists (or cannot be examined): the import then opens it as a store.
+    /// - Throws: `DatabaseError` or ``ImportError/database(path:message:)`` when the temporary file cannot be
+    ///   created next to `path` (a missing or read-only directory).
+    static func begin(at path: String) throws -> NewDatabaseFile? {
+        var status = stat()
+        guard lstat(path, &status) != 0, errno == ENOENT else { return nil }
+        var temporaryPath = ""
+        var descriptor: Int32 = -1
+        for _ in 0 ..< 8 where descriptor < 0 {
+            temporaryPath = path + marker + String(UInt32.random(in: 0 ... .max), radix: 16)
+            descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if descriptor < 0 && errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            throw ImportError.database(path: path, message: "cannot create a file in \(directory): \(reason)")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            unlink(temporaryPath)
+            throw ImportError.database(path: path, message: "cannot lock \(temporaryPath): \(reason)")
+        }
+        var configuration = GTFSStore.defaultConfiguration()
+        configuration.label = "GTFSStore.new"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA page_size = \(GTFSStore.pageSize)")
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+            try db.execute(sql: "PRAGMA journal_mode = MEMORY")
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+        }
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: temporaryPath, configuration: configuration)
+        } catch {
+            unlink(temporaryPath)
+            close(descriptor)
+            throw error
+        }
+        let file = NewDatabaseFile(path: path, temporaryPath: temporaryPath, queue: queue, lock: descriptor)
+        do {
+            try GTFSSchema.migrator.migrate(queue)
+        } catch {
+            file.discard()
+            throw error
+        }
+        return file
+    }
+
+    private init(path: String, temporaryPath: String, queue: DatabaseQueue, lock: Int32) {
+        self.path = path
+        self.temporaryPath = temporaryPath
+        self.queue = queue
+        self.lock = lock
+    }
+
+    /// Turns the committed store into a WAL database, flushes it to disk and gives it its path.
+    ///
+    /// - Throws: ``ImportError/database(path:message:)`` when another process created `path` meanwhile
+    ///   (that file is left alone and the new store is discarded), or when a step fails; the path then
+    ///   holds nothing new.
+    func install() throws {
+        do {
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                guard mode == "wal" else {
+                    throw ImportError.database(path: path, message: "SQLite kept journal mode \(mode ?? "?") instead of WAL")
+                }
+            }
+            try queue.close()
+            guard fsync(lock) == 0 else { throw systemError("cannot flush \(temporaryPath) to disk") }
+            try link()
+        } catch {
+            discard()
+            throw error
+        }
+        syncDirectory()
+        close(lock)
+    }
+
+    /// Closes the connection and deletes the temporary file.
+    func discard() {
+        // A connection that cannot close (a statement still running) goes away with the file anyway.
+        try? queue.close()
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporaryPath + suffix) }
+        close(lock)
+    }
+
+    /// Deletes the stores a killed import left being built for `path`: those no running import locks.
+    ///
+    /// Best effort: a leftover that cannot be examined or deleted stays as it was.
+    static func removeLeftovers(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let prefix = url.lastPathComponent + marker
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) && !name.contains("-journal") && !name.hasSuffix("-wal") && !name.hasSuffix("-shm") {
+            let leftover = directory + "/" + name
+            let descriptor = open(leftover, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                for suffix in ["", "-journal", "-wal", "-shm"] { unlink(leftover + suffix) }
+            }
+            close(descriptor)
+        }
+    }
+
+    // MARK: - Placing the file
+
+    /// Gives the temporary file its final name, unless that name exists by now.
+    private func link() throws {
+        if Glibc.link(temporaryPath, path) == 0 {
+            unlink(temporaryPath)
+            return
+        }
+        switch errno {
+        case EEXIST:
+            throw ImportError.database(
+                path: path, message: "another process created \(path) during the import; nothing was written, run the import again")
+        case EPERM, EOPNOTSUPP, EMLINK:
+            // A file system without hard links: check, then rename (a race with a creator is then possible).
+            var status = stat()
+            guard lstat(path, &status) != 0, errno == ENOENT else {
+                throw ImportError.database(
+                    path: path, message: "another process created \(path) during the import; nothing was written, run the import again")
+            }
+            guard rename(temporaryPath, path) == 0 else { throw systemError("cannot rename \(temporaryPath) to \(path)") }
+        default:
+            throw systemError("cannot link \(temporaryPath) to \(path)")
+        }
+    }
+
+    /// Flushes the directory entry of the new name (best effort: the file itself is already on disk).
+    private func syncDirectory() {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// An error that names the failed step and the system's reason.
+    private func systemError(_ what: String) -> ImportError {
+        .database(path: path, message: "\(what): \(String(cString: strerror(errno)))")
+    }
+}
