@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,8 +24,9 @@ final class NewDatabaseFile: Sendable {
     let temporaryPath: String
     /// The connection that builds it.
     let queue: DatabaseQueue
-    /// An open descriptor of the temporary file, holding its `flock` until the file is placed or discarded.
-    private let lock: Int32
+    /// An open descriptor of the temporary file, holding its `flock` until the file is placed or discarded
+    /// (then -1, so it is closed once).
+    private let lock: Mutex<Int32>
 
     /// The suffix that marks a store being built, before its random part.
     static let marker = ".importing-"
@@ -86,41 +88,47 @@ final class NewDatabaseFile: Sendable {
         self.path = path
         self.temporaryPath = temporaryPath
         self.queue = queue
-        self.lock = lock
+        self.lock = Mutex(lock)
     }
 
     /// Turns the committed store into a WAL database, flushes it to disk and gives it its path.
     ///
     /// - Throws: ``ImportError/database(path:message:)`` when another process created `path` meanwhile
-    ///   (that file is left alone and the new store is discarded), or when a step fails; the path then
-    ///   holds nothing new.
+    ///   (that file is left alone), or when a step fails. The path then holds nothing new; the caller
+    ///   discards the temporary file with ``discard()``.
     func install() throws {
-        do {
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                guard mode == "wal" else {
-                    throw ImportError.database(path: path, message: "SQLite kept journal mode \(mode ?? "?") instead of WAL")
-                }
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            guard mode == "wal" else {
+                throw ImportError.database(path: path, message: "SQLite kept journal mode \(mode ?? "?") instead of WAL")
             }
-            try queue.close()
-            guard fsync(lock) == 0 else { throw systemError("cannot flush \(temporaryPath) to disk") }
-            try link()
-        } catch {
-            discard()
-            throw error
         }
+        try queue.close()
+        guard lock.withLock({ fsync($0) }) == 0 else { throw systemError("cannot flush \(temporaryPath) to disk") }
+        try link()
         syncDirectory()
-        close(lock)
+        releaseLock()
     }
 
-    /// Closes the connection and deletes the temporary file.
+    /// Closes the connection and deletes the temporary file; safe to call more than once.
     func discard() {
         // A connection that cannot close (a statement still running) goes away with the file anyway.
         try? queue.close()
-        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporaryPath + suffix) }
-        close(lock)
+        for suffix in Self.siblingSuffixes { unlink(temporaryPath + suffix) }
+        releaseLock()
     }
+
+    /// Closes the descriptor that holds the `flock`, once.
+    private func releaseLock() {
+        lock.withLock { descriptor in
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
+        }
+    }
+
+    /// The file and the files SQLite may keep next to it.
+    private static let siblingSuffixes = ["", "-journal", "-wal", "-shm"]
 
     /// Deletes the stores a killed import left being built for `path`: those no running import locks.
     ///
@@ -130,12 +138,12 @@ final class NewDatabaseFile: Sendable {
         let directory = url.deletingLastPathComponent().path
         let prefix = url.lastPathComponent + marker
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(prefix) && !name.contains("-journal") && !name.hasSuffix("-wal") && !name.hasSuffix("-shm") {
+        for name in names where name.hasPrefix(prefix) && !siblingSuffixes.dropFirst().contains(where: name.hasSuffix) {
             let leftover = directory + "/" + name
             let descriptor = open(leftover, O_RDWR | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-                for suffix in ["", "-journal", "-wal", "-shm"] { unlink(leftover + suffix) }
+                for suffix in siblingSuffixes { unlink(leftover + suffix) }
             }
             close(descriptor)
         }
