@@ -16,18 +16,8 @@ struct GTFSImportSignalTests {
         #expect(try ToolRunner.run("gtfs-import", ["--db", db, "--quiet", GTFSImportToolTests.subset]).status == 0)
         let before = try GTFSImportToolTests.snapshot(db)
 
-        // stop_times from standard input, which stays open: the import cannot end before the signal.
         let running = try ToolRunner.start("gtfs-import", ["--db", db, "--table", "stop_times", "-"])
-        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-        for trip in 0 ..< 4000 {
-            for sequence in 1 ... 50 {
-                rows += "\(trip),08:\(10 + sequence % 50):00,08:\(10 + sequence % 50):30,de:11000:9001000\(sequence)::1,\(sequence)\n"
-            }
-            if trip % 500 == 499 {
-                try running.write(Data(rows.utf8))
-                rows = ""
-            }
-        }
+        try Self.writeStopTimes(to: running)
         // Wait until the import has written pages to the WAL: rows are in the open transaction.
         let wal = db + "-wal"
         let deadline = Date().addingTimeInterval(120)
@@ -55,16 +45,7 @@ struct GTFSImportSignalTests {
         let folder = try TemporaryFolder()
         let db = folder.file("gtfs.sqlite")
         let running = try ToolRunner.start("gtfs-import", ["--db", db, "--table", "stop_times", "-"])
-        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-        for trip in 0 ..< 4000 {
-            for sequence in 1 ... 50 {
-                rows += "\(trip),08:\(10 + sequence % 50):00,08:\(10 + sequence % 50):30,de:11000:9001000\(sequence)::1,\(sequence)\n"
-            }
-            if trip % 500 == 499 {
-                try running.write(Data(rows.utf8))
-                rows = ""
-            }
-        }
+        try Self.writeStopTimes(to: running)
         // Wait until the store being built has pages on disk.
         func leftovers() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("gtfs.sqlite.importing-") }
@@ -86,5 +67,20 @@ struct GTFSImportSignalTests {
         let queue = try DatabaseQueue(path: db)
         #expect(try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
         try queue.close()
+    }
+
+    /// Writes 200,000 stop_times rows to the import's standard input, which stays open: the import cannot
+    /// end before the test signals it.
+    static func writeStopTimes(to running: ToolRunner.Running) throws {
+        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for trip in 0 ..< 4000 {
+            for sequence in 1 ... 50 {
+                rows += "\(trip),08:\(10 + sequence % 50):00,08:\(10 + sequence % 50):30,de:11000:9001000\(sequence)::1,\(sequence)\n"
+            }
+            if trip % 500 == 499 {
+                try running.write(Data(rows.utf8))
+                rows = ""
+            }
+        }
     }
 }
