@@ -22,7 +22,6 @@ final class ImportRun: Sendable {
 
     let source: FeedSource
     let destination: Destination
-    let databasePath: String
     let options: ImportOptions
     let reporter: ProgressReporter
 
@@ -40,13 +39,17 @@ final class ImportRun: Sendable {
     ) {
         self.source = source
         self.destination = destination
-        switch destination {
-        case .store(let store): databasePath = store.path
-        case .path(let path): databasePath = path
-        }
         self.options = options
         self.reporter = reporter
         self.channel = BatchChannel(capacity: options.maxBatchesInFlight)
+    }
+
+    /// The database file, for messages.
+    var databasePath: String {
+        switch destination {
+        case .store(let store): store.path
+        case .path(let path): path
+        }
     }
 
     /// Whether ``cancel()`` was called.
@@ -85,7 +88,7 @@ final class ImportRun: Sendable {
         case .store(let open):
             store = open
         case .path(let path):
-            if case .atomic = options.mode, let newFile = try NewDatabaseFile.begin(at: path) {
+            if options.mode == .atomic, let newFile = try NewDatabaseFile.begin(at: path) {
                 return try importIntoNewFile(newFile, imported: imported, start: start, startDate: startDate)
             }
             store = try GTFSStore(path: path)

@@ -38,8 +38,7 @@ final class NewDatabaseFile: Sendable {
     /// - Throws: `DatabaseError` or ``ImportError/database(path:message:)`` when the temporary file cannot be
     ///   created next to `path` (a missing or read-only directory).
     static func begin(at path: String) throws -> NewDatabaseFile? {
-        var status = stat()
-        guard lstat(path, &status) != 0, errno == ENOENT else { return nil }
+        guard isFree(path) else { return nil }
         var temporaryPath = ""
         var descriptor: Int32 = -1
         for _ in 0 ..< 8 where descriptor < 0 {
@@ -48,15 +47,14 @@ final class NewDatabaseFile: Sendable {
             if descriptor < 0 && errno != EEXIST { break }
         }
         guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            throw ImportError.database(path: path, message: "cannot create a file in \(directory): \(reason)")
+            let code = errno
+            throw systemError(path, "cannot create a file in \(directory(of: path))", code)
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let error = systemError(path, "cannot lock \(temporaryPath)", errno)
             close(descriptor)
             unlink(temporaryPath)
-            throw ImportError.database(path: path, message: "cannot lock \(temporaryPath): \(reason)")
+            throw error
         }
         var configuration = GTFSStore.defaultConfiguration()
         configuration.label = "GTFSStore.new"
@@ -105,7 +103,7 @@ final class NewDatabaseFile: Sendable {
             }
         }
         try queue.close()
-        guard lock.withLock({ fsync($0) }) == 0 else { throw systemError("cannot flush \(temporaryPath) to disk") }
+        guard lock.withLock({ fsync($0) }) == 0 else { throw Self.systemError(path, "cannot flush \(temporaryPath) to disk", errno) }
         try link()
         syncDirectory()
         releaseLock()
@@ -134,12 +132,11 @@ final class NewDatabaseFile: Sendable {
     ///
     /// Best effort: a leftover that cannot be examined or deleted stays as it was.
     static func removeLeftovers(of path: String) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let prefix = url.lastPathComponent + marker
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let folder = directory(of: path)
+        let prefix = URL(fileURLWithPath: path).lastPathComponent + marker
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names where name.hasPrefix(prefix) && !siblingSuffixes.dropFirst().contains(where: name.hasSuffix) {
-            let leftover = directory + "/" + name
+            let leftover = folder + "/" + name
             let descriptor = open(leftover, O_RDWR | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
@@ -157,34 +154,45 @@ final class NewDatabaseFile: Sendable {
             unlink(temporaryPath)
             return
         }
-        switch errno {
+        let code = errno
+        let taken = ImportError.database(
+            path: path, message: "another process created \(path) during the import; nothing was written, run the import again")
+        switch code {
         case EEXIST:
-            throw ImportError.database(
-                path: path, message: "another process created \(path) during the import; nothing was written, run the import again")
+            throw taken
         case EPERM, EOPNOTSUPP, EMLINK:
             // A file system without hard links: check, then rename (a race with a creator is then possible).
-            var status = stat()
-            guard lstat(path, &status) != 0, errno == ENOENT else {
-                throw ImportError.database(
-                    path: path, message: "another process created \(path) during the import; nothing was written, run the import again")
-            }
-            guard rename(temporaryPath, path) == 0 else { throw systemError("cannot rename \(temporaryPath) to \(path)") }
+            guard Self.isFree(path) else { throw taken }
+            guard rename(temporaryPath, path) == 0 else { throw Self.systemError(path, "cannot rename \(temporaryPath) to \(path)", errno) }
         default:
-            throw systemError("cannot link \(temporaryPath) to \(path)")
+            throw Self.systemError(path, "cannot link \(temporaryPath) to \(path)", code)
         }
     }
 
     /// Flushes the directory entry of the new name (best effort: the file itself is already on disk).
     private func syncDirectory() {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = open(Self.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
         close(descriptor)
     }
 
-    /// An error that names the failed step and the system's reason.
-    private func systemError(_ what: String) -> ImportError {
-        .database(path: path, message: "\(what): \(String(cString: strerror(errno)))")
+    // MARK: - Helpers
+
+    /// Whether nothing exists at `path` (not even a dangling symbolic link).
+    private static func isFree(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) != 0 && errno == ENOENT
+    }
+
+    /// The directory that holds `path`.
+    private static func directory(of path: String) -> String {
+        URL(fileURLWithPath: path).deletingLastPathComponent().path
+    }
+
+    /// An error about the store at `path` that names the failed step and the system's reason.
+    /// - Parameter code: the `errno` of the failed call, read before anything else can change it.
+    private static func systemError(_ path: String, _ what: String, _ code: Int32) -> ImportError {
+        .database(path: path, message: "\(what): \(String(cString: strerror(code)))")
     }
 }
