@@ -31,8 +31,8 @@ json_field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[s
 best() { sort -n | head -1; }
 
 # A store that exists before the import (created by a one-stop import): there the import writes through WAL.
-# --full: stop_times is loaded whole, as into a new database (without it, adding a table to a stored feed goes
-# through the incremental diff).
+# --full says what is measured: stop_times replaces the feed's table whole. (Without it the import is
+# incremental, and a table the stored feed has no rows in is loaded the same way.)
 printf 'stop_id,stop_name,stop_lat,stop_lon\nS1,One,52.5,13.4\n' > "$work/stops.txt"
 
 sqlite_times=() load_times=() total_times=() index_times=() check_times=() wal_load_times=() wal_total_times=()

@@ -296,4 +296,45 @@ struct IncrementalImportTests {
         let stopsBytes = try #require(entries.first { $0.table == .stops }?.byteCount)
         #expect(plan.hashedBytes == same.hashedBytes - stopsBytes)
     }
+
+    @Test("A table the stored feed has no rows in is stored directly, as a full import stores it: no diff, the same rows, refusals, digests and indexes")
+    func addedTableIsStoredDirectly() throws {
+        let folder = try TemporaryFolder()
+        var files = FeedFiles.feed(stops: 30, trips: 12, stopsPerTrip: 6)
+        let stopTimes = try #require(files["stop_times.txt"])
+        files["stop_times.txt"] = nil
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        _ = try store.importFeedSynchronously(from: try FeedSource(path: try FeedFiles.directory(files, in: folder, name: "v1")))
+
+        // The feed gains stop_times.txt, with one duplicate row (line 74).
+        files["stop_times.txt"] = stopTimes + "T0,07:00:00,07:00:00,S1,2\n"
+        let v2 = try FeedFiles.directory(files, in: folder, name: "v2")
+        let added = try store.importFeedSynchronously(from: try FeedSource(path: v2))
+        #expect(added.kind == .incremental)
+        // The other files are unchanged and skipped; stop_times goes straight in, so nothing is compared.
+        #expect(added.diffDuration == .zero)
+        let times = try #require(added.table(.stopTimes))
+        #expect(times.changes == TableChanges(inserted: 72))
+        #expect(times.rowsRead == 73 && times.rowsStored == 72 && times.rowsRejected == 1)
+        #expect(times.errors.map(\.description) == ["stop_times.txt:74: trip_id, stop_sequence: repeats the key of an earlier row; rejected"])
+        #expect(added.integrity.checksRun > 0)
+
+        let fresh = try GTFSStore(path: folder.file("fresh.sqlite"))
+        let full = try fresh.importFeedSynchronously(from: try FeedSource(path: v2))
+        #expect(try Self.contents(store, feed: "default") == Self.contents(fresh, feed: "default"))
+        #expect(added.contentHash == full.contentHash)
+        let indexes = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'stop_times' ORDER BY name"
+        #expect(try store.pool.read { db in try String.fetchAll(db, sql: indexes) } == fresh.pool.read { db in try String.fetchAll(db, sql: indexes) })
+        let digests = "SELECT group_key, digest_a, digest_b, rows FROM feed_groups WHERE table_name = 'stop_times' ORDER BY group_key"
+        let stored = try store.pool.read { db in try GRDB.Row.fetchAll(db, sql: digests) }
+        #expect(stored.count == 12)
+        #expect(stored == (try fresh.pool.read { db in try GRDB.Row.fetchAll(db, sql: digests) }))
+
+        // The recorded digests serve the next import: one retimed trip is compared, the others are skipped.
+        files["stop_times.txt"] = stopTimes.split(separator: "\n").map { line in
+            line.hasPrefix("T3,") ? line.replacingOccurrences(of: ":00,", with: ":30,") : String(line)
+        }.joined(separator: "\n") + "\n"
+        let retimed = try store.importFeedSynchronously(from: try FeedSource(path: try FeedFiles.directory(files, in: folder, name: "v3")))
+        #expect(retimed.table(.stopTimes)?.changes == TableChanges(updated: 6, unchanged: 66))
+    }
 }

@@ -361,7 +361,9 @@ final class ImportRun: Sendable {
             if writer.isIncremental {
                 // The previous file is complete: apply it while the parser reads this one.
                 try applyPendingDiff(db, &writer)
-                writer.pendingDiff = try makeDiff(db, file: batch.file, feed: feed, plan: plan)
+                if try !storesDirectly(batch.file, db, &writer, feed: feed, plan: plan) {
+                    writer.pendingDiff = try makeDiff(db, file: batch.file, feed: feed, plan: plan)
+                }
             }
             if runs != nil, writer.pendingDiff?.filter == nil {
                 writer.groupRecorder = try GroupRecorder(db, file: batch.file, feed: feed)
@@ -410,6 +412,20 @@ final class ImportRun: Sendable {
         writer.groupRecorder = nil
     }
 
+    /// Whether an incremental import stores `file`'s rows straight into the store instead of staging and
+    /// comparing them: the stored feed has no rows in that table (a file the feed never had, or had
+    /// empty), so every row is an insert. The table is then loaded as in a full import: its post-load indexes
+    /// are dropped and rebuilt at the end, and its group digests recorded. Staging and comparing took
+    /// 66–74 s for 5 M stop_times added to a one-stop feed, against 8.5–9.6 s for a full import.
+    private func storesDirectly(_ file: GTFSFile, _ db: Database, _ writer: inout WriterState, feed: Int64, plan: ImportPlan) throws -> Bool {
+        if writer.directTables.contains(file) { return true }
+        guard let existing = plan.existing, !existing.tablesWithRows.contains(file) else { return false }
+        try GTFSSchema.dropIndexes(db, on: [file])
+        try FeedGroups.delete(db, feed: feed, tables: [file])
+        writer.directTables.insert(file)
+        return true
+    }
+
     /// The diff of one table of an incremental import: group by group when the table is grouped and the
     /// store holds its groups (or none of its rows); otherwise row by row, and then the stored groups,
     /// which no longer describe what the table will hold, are forgotten (a ``GroupRecorder`` writes new ones).
@@ -442,6 +458,9 @@ final class ImportRun: Sendable {
     /// no row (their stored rows are deleted), and the tables a whole feed no longer holds.
     private func finishDiff(_ db: Database, _ plan: ImportPlan, _ writer: inout WriterState, feed: Int64) throws {
         try applyPendingDiff(db, &writer)
+        for file in writer.directTables {
+            writer.changesByTable[file] = TableChanges(inserted: writer.rowsByTable[file] ?? 0)
+        }
         for file in GTFSFile.loadOrder where plan.tablesToParse.contains(file) && writer.changesByTable[file] == nil {
             writer.pendingDiff = try makeDiff(db, file: file, feed: feed, plan: plan)
             try applyPendingDiff(db, &writer)

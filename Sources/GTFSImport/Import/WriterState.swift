@@ -26,6 +26,9 @@ struct WriterState {
     let isIncremental: Bool
     /// The table being staged, applied when its file ends (incremental import).
     var pendingDiff: TableDiff?
+    /// The tables an incremental import stores straight into the store, as a full import does: the stored
+    /// feed had no rows in them, so there is nothing to compare with (see `ImportRun.storesDirectly`).
+    var directTables: Set<GTFSFile> = []
     /// The group digests of the table being stored whole (see ``GroupRecorder``).
     var groupRecorder: GroupRecorder?
     /// What the import changed per table: the diffs' counts, or a full import's deletes and inserts.
