@@ -19,7 +19,7 @@ struct StopTimeFlexFields: Hashable, Sendable {
         }
 
         /// A box for these values, `nil` when all are empty (a timetable row): then nothing is built, not
-        /// even the fields value. The one place that decides whether a record has a box.
+        /// even the fields value (the path of every parsed row).
         @inline(__always)
         static func make(
             locationGroupID: GTFSID?, locationID: GTFSID?, startPickupDropOffWindow: GTFSTime?,
@@ -39,13 +39,9 @@ struct StopTimeFlexFields: Hashable, Sendable {
                     pickupBookingRuleID: pickupBookingRuleID, dropOffBookingRuleID: dropOffBookingRuleID))
         }
 
-        /// A box for `fields`, `nil` when they are all empty.
+        /// A box for `fields`, `nil` when they are all empty (equal to the empty value).
         static func make(_ fields: StopTimeFlexFields) -> Box? {
-            make(
-                locationGroupID: fields.locationGroupID, locationID: fields.locationID,
-                startPickupDropOffWindow: fields.startPickupDropOffWindow, endPickupDropOffWindow: fields.endPickupDropOffWindow,
-                continuousPickup: fields.continuousPickup, continuousDropOff: fields.continuousDropOff,
-                pickupBookingRuleID: fields.pickupBookingRuleID, dropOffBookingRuleID: fields.dropOffBookingRuleID)
+            fields == StopTimeFlexFields() ? nil : Box(fields)
         }
 
         static func == (lhs: Box, rhs: Box) -> Bool { lhs.fields == rhs.fields }

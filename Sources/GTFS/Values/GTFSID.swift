@@ -46,6 +46,13 @@ public struct GTFSID: Sendable {
                 UInt8(truncatingIfNeeded: last >> 48), unsafeBitCast(length, to: InlineLength.self))
         }
 
+        /// The inline case for three words in the inline layout when their text is ASCII (no byte ≥ 0x80;
+        /// the length byte is at most 23), which is valid UTF-8 as it is; `nil` otherwise.
+        @inlinable @inline(__always)
+        static func inline(ascii words: (UInt64, UInt64, UInt64)) -> Storage? {
+            (words.0 | words.1 | words.2) & 0x8080_8080_8080_8080 == 0 ? .inline(words) : nil
+        }
+
         /// The third word of an inline text from its parts.
         @inlinable
         static func lastWord(_ low: UInt32, _ middle: UInt16, _ high: UInt8, _ length: InlineLength) -> UInt64 {
@@ -69,13 +76,9 @@ public struct GTFSID: Sendable {
     /// - Parameter bytes: UTF-8 text, e.g. a cell of a CSV row.
     @inlinable
     public init(utf8 bytes: UnsafeRawBufferPointer) {
-        if bytes.count <= Self.inlineCapacity {
-            let words = Self.words(bytes)
-            // ASCII (no byte ≥ 0x80; the length byte is at most 23) is valid UTF-8 as it is.
-            if (words.0 | words.1 | words.2) & 0x8080_8080_8080_8080 == 0 {
-                self.init(storage: .inline(words))
-                return
-            }
+        if bytes.count <= Self.inlineCapacity, let storage = Storage.inline(ascii: Self.words(bytes)) {
+            self.init(storage: storage)
+            return
         }
         self.init(String(decoding: bytes, as: UTF8.self))
     }
@@ -93,8 +96,8 @@ public struct GTFSID: Sendable {
                 base.loadUnaligned(fromByteOffset: 16, as: UInt64.self) & Self.lowBytes(count - 16)
                     | UInt64(truncatingIfNeeded: count) << 56
             )
-            if (words.0 | words.1 | words.2) & 0x8080_8080_8080_8080 == 0 {
-                self.init(storage: .inline(words))
+            if let storage = Storage.inline(ascii: words) {
+                self.init(storage: storage)
                 return
             }
         }

@@ -51,7 +51,8 @@ final class NewDatabaseFile: Sendable {
             throw systemError(path, "cannot create a file in \(directory(of: path))", code)
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let error = systemError(path, "cannot lock \(temporaryPath)", errno)
+            let code = errno
+            let error = systemError(path, "cannot lock \(temporaryPath)", code)
             close(descriptor)
             unlink(temporaryPath)
             throw error
@@ -103,7 +104,9 @@ final class NewDatabaseFile: Sendable {
             }
         }
         try queue.close()
-        guard lock.withLock({ fsync($0) }) == 0 else { throw Self.systemError(path, "cannot flush \(temporaryPath) to disk", errno) }
+        // The errno of a failed fsync, read inside the lock, before unlocking can touch it.
+        let flushError = lock.withLock { fsync($0) == 0 ? 0 : errno }
+        guard flushError == 0 else { throw Self.systemError(path, "cannot flush \(temporaryPath) to disk", flushError) }
         try link()
         syncDirectory()
         releaseLock()
@@ -163,7 +166,10 @@ final class NewDatabaseFile: Sendable {
         case EPERM, EOPNOTSUPP, EMLINK:
             // A file system without hard links: check, then rename (a race with a creator is then possible).
             guard Self.isFree(path) else { throw taken }
-            guard rename(temporaryPath, path) == 0 else { throw Self.systemError(path, "cannot rename \(temporaryPath) to \(path)", errno) }
+            guard rename(temporaryPath, path) == 0 else {
+                let code = errno
+                throw Self.systemError(path, "cannot rename \(temporaryPath) to \(path)", code)
+            }
         default:
             throw Self.systemError(path, "cannot link \(temporaryPath) to \(path)", code)
         }
