@@ -82,15 +82,30 @@ final class ZipArchive {
     }
 
     /// Where an entry's compressed data starts (after its local header).
+    ///
+    /// - Throws: ``GTFSError`` when the local header is missing or the data would run past the end of the file.
     func dataOffset(of entry: Entry) throws -> Int64 {
         let header = try read(at: entry.localHeaderOffset, count: 30)
         guard header.le32(0) == 0x0403_4B50 else {
             throw Self.failure(path, "entry \(entry.name): no local file header at offset \(entry.localHeaderOffset)")
         }
-        return entry.localHeaderOffset + 30 + Int64(header.le16(26)) + Int64(header.le16(28))
+        // The offset is at most `size - 30` (checked when the directory was read): no overflow below.
+        let offset = entry.localHeaderOffset + 30 + Int64(header.le16(26)) + Int64(header.le16(28))
+        guard offset <= size, entry.compressedSize <= size - offset else {
+            throw Self.failure(path, "entry \(entry.name): its \(entry.compressedSize) compressed bytes run past the end of the file")
+        }
+        return offset
     }
 
     // MARK: - Central directory
+
+    /// The most entries read from a directory: more than any feed holds, few enough that their table stays small.
+    static let maxEntries = 65_535
+    /// The largest central directory read, in bytes (read whole into memory).
+    static let maxDirectorySize = 4 << 20
+
+    /// The size of a central directory entry without its name, extra field and comment.
+    private static let directoryEntrySize = 46
 
     private func readCentralDirectory() throws -> [Entry] {
         // The end-of-central-directory record is within the last 64 KiB + 22 bytes.
@@ -108,72 +123,107 @@ final class ZipArchive {
             index -= 1
         }
         guard eocd >= 0 else { throw Self.failure(path, "is not a zip file (no end of central directory)") }
-        var entryCount = Int64(tail.le16(eocd + 10))
-        var directorySize = Int64(tail.le32(eocd + 12))
-        var directoryOffset = Int64(tail.le32(eocd + 16))
+        // Every value read from the file is untrusted: kept unsigned and checked against the file's size
+        // before it becomes an offset or a count.
+        var entryCount = UInt64(tail.le16(eocd + 10))
+        var directorySize = UInt64(tail.le32(eocd + 12))
+        var directoryOffset = UInt64(tail.le32(eocd + 16))
         if entryCount == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF {
             // ZIP64: a locator 20 bytes before the record points at the ZIP64 end record.
             let locatorPosition = tailStart + Int64(eocd) - 20
             guard locatorPosition >= 0 else { throw Self.failure(path, "has a damaged ZIP64 end record") }
             let locator = try read(at: locatorPosition, count: 20)
             guard locator.le32(0) == 0x0706_4B50 else { throw Self.failure(path, "has a damaged ZIP64 locator") }
-            let recordOffset = Int64(locator.le64(8))
+            let recordOffset = try position(locator.le64(8), length: 56, "its ZIP64 end record")
             let record = try read(at: recordOffset, count: 56)
             guard record.le32(0) == 0x0606_4B50 else { throw Self.failure(path, "has a damaged ZIP64 end record") }
-            entryCount = Int64(record.le64(32))
-            directorySize = Int64(record.le64(40))
-            directoryOffset = Int64(record.le64(48))
+            entryCount = record.le64(32)
+            directorySize = record.le64(40)
+            directoryOffset = record.le64(48)
         }
-        guard directoryOffset >= 0, directorySize >= 0, directoryOffset + directorySize <= size,
-            directorySize < 1 << 31
-        else { throw Self.failure(path, "has a central directory outside the file") }
-        let directory = try read(at: directoryOffset, count: Int(directorySize))
+        guard entryCount <= UInt64(Self.maxEntries) else {
+            throw Self.failure(path, "has \(entryCount) entries; at most \(Self.maxEntries) are read")
+        }
+        guard directorySize <= UInt64(Self.maxDirectorySize) else {
+            throw Self.failure(path, "has a central directory of \(directorySize) bytes; at most \(Self.maxDirectorySize) are read")
+        }
+        guard entryCount <= directorySize / UInt64(Self.directoryEntrySize) else {
+            throw Self.failure(path, "has a central directory of \(directorySize) bytes, too small for \(entryCount) entries")
+        }
+        let start = try position(directoryOffset, length: Int64(directorySize), "its central directory")
+        let directory = try read(at: start, count: Int(directorySize))
         var entries: [Entry] = []
+        entries.reserveCapacity(Int(entryCount))
         var position = 0
-        for _ in 0 ..< entryCount {
-            guard position + 46 <= directory.count, directory.le32(position) == 0x0201_4B50 else {
-                throw Self.failure(path, "has a damaged central directory (entry \(entries.count + 1))")
-            }
-            let nameLength = Int(directory.le16(position + 28))
-            let extraLength = Int(directory.le16(position + 30))
-            let commentLength = Int(directory.le16(position + 32))
-            guard position + 46 + nameLength + extraLength + commentLength <= directory.count else {
-                throw Self.failure(path, "has a damaged central directory (entry \(entries.count + 1))")
-            }
-            let name = String(decoding: directory[position + 46 ..< position + 46 + nameLength], as: UTF8.self)
-            var compressed = Int64(directory.le32(position + 20))
-            var uncompressed = Int64(directory.le32(position + 24))
-            var offset = Int64(directory.le32(position + 42))
-            // ZIP64 extra field: the 64-bit values, in this order, for each 32-bit field that is all ones.
-            var extra = position + 46 + nameLength
-            let extraEnd = extra + extraLength
-            while extra + 4 <= extraEnd {
-                let id = directory.le16(extra)
-                let length = Int(directory.le16(extra + 2))
-                if id == 0x0001 {
-                    var field = extra + 4
-                    if uncompressed == 0xFFFF_FFFF, field + 8 <= extraEnd {
-                        uncompressed = Int64(directory.le64(field))
-                        field += 8
-                    }
-                    if compressed == 0xFFFF_FFFF, field + 8 <= extraEnd {
-                        compressed = Int64(directory.le64(field))
-                        field += 8
-                    }
-                    if offset == 0xFFFF_FFFF, field + 8 <= extraEnd {
-                        offset = Int64(directory.le64(field))
-                    }
-                }
-                extra += 4 + length
-            }
-            entries.append(
-                Entry(
-                    name: name, method: directory.le16(position + 10), flags: directory.le16(position + 8),
-                    crc32: directory.le32(position + 16), compressedSize: compressed, uncompressedSize: uncompressed,
-                    localHeaderOffset: offset))
-            position += 46 + nameLength + extraLength + commentLength
+        for _ in 0 ..< Int(entryCount) {
+            let (entry, length) = try readEntry(directory, at: position, number: entries.count + 1)
+            entries.append(entry)
+            position += length
         }
         return entries
+    }
+
+    /// Reads the central directory entry at `position`; returns it and its length in the directory.
+    private func readEntry(_ directory: [UInt8], at position: Int, number: Int) throws -> (Entry, Int) {
+        let damaged = Self.failure(path, "has a damaged central directory (entry \(number))")
+        guard directory.count - position >= Self.directoryEntrySize, directory.le32(position) == 0x0201_4B50 else { throw damaged }
+        let nameLength = Int(directory.le16(position + 28))
+        let extraLength = Int(directory.le16(position + 30))
+        let commentLength = Int(directory.le16(position + 32))
+        let length = Self.directoryEntrySize + nameLength + extraLength + commentLength
+        guard directory.count - position >= length else { throw damaged }
+        let nameStart = position + Self.directoryEntrySize
+        let name = String(decoding: directory[nameStart ..< nameStart + nameLength], as: UTF8.self)
+        var compressed = UInt64(directory.le32(position + 20))
+        var uncompressed = UInt64(directory.le32(position + 24))
+        var offset = UInt64(directory.le32(position + 42))
+        // ZIP64 extra field: the 64-bit values, in this order, for each 32-bit field that is all ones.
+        var extra = nameStart + nameLength
+        let extraEnd = extra + extraLength
+        while extraEnd - extra >= 4 {
+            let id = directory.le16(extra)
+            let fieldLength = Int(directory.le16(extra + 2))
+            if id == 0x0001 {
+                var field = extra + 4
+                let fieldEnd = min(extraEnd, field + fieldLength)
+                if uncompressed == 0xFFFF_FFFF, fieldEnd - field >= 8 {
+                    uncompressed = directory.le64(field)
+                    field += 8
+                }
+                if compressed == 0xFFFF_FFFF, fieldEnd - field >= 8 {
+                    compressed = directory.le64(field)
+                    field += 8
+                }
+                if offset == 0xFFFF_FFFF, fieldEnd - field >= 8 {
+                    offset = directory.le64(field)
+                }
+            }
+            extra += 4 + fieldLength
+        }
+        let entryName = "entry \(name.isEmpty ? "#\(number)" : name)"
+        // The local header (30 bytes) and the compressed data lie inside the file; the uncompressed size
+        // is checked against the data as the entry is read.
+        let headerOffset = try self.position(offset, length: 30, "\(entryName): its local header")
+        guard compressed <= UInt64(size) else {
+            throw Self.failure(path, "\(entryName): its \(compressed) compressed bytes are more than the file holds")
+        }
+        guard uncompressed <= UInt64(Int64.max) else {
+            throw Self.failure(path, "\(entryName): its uncompressed size \(uncompressed) is out of range")
+        }
+        let entry = Entry(
+            name: name, method: directory.le16(position + 10), flags: directory.le16(position + 8),
+            crc32: directory.le32(position + 16), compressedSize: Int64(compressed), uncompressedSize: Int64(uncompressed),
+            localHeaderOffset: headerOffset)
+        return (entry, length)
+    }
+
+    /// An offset read from the archive, checked: `length` bytes from it lie inside the file.
+    /// - Throws: ``GTFSError`` naming `what` when they do not.
+    private func position(_ offset: UInt64, length: Int64, _ what: String) throws -> Int64 {
+        guard length <= size, offset <= UInt64(size - length) else {
+            throw Self.failure(path, "has \(what) outside the file (offset \(offset), \(length) bytes, file size \(size))")
+        }
+        return Int64(offset)
     }
 }
 

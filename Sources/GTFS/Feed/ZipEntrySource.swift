@@ -80,6 +80,12 @@ final class ZipEntrySource: ByteSource {
         if count > 0, let base = buffer.baseAddress {
             crc = crc32(crc, base.assumingMemoryBound(to: Bytef.self), UInt32(count))
             produced += Int64(count)
+            // A decompression bomb declares a small size: stop as soon as the data passes it.
+            guard produced <= entry.uncompressedSize else {
+                throw ReaderError.corruptCompressedData(
+                    source: name, format: "zip", offset: compressedBytesRead,
+                    reason: "the entry inflates to more than the \(entry.uncompressedSize) bytes its directory declares")
+            }
         } else if count == 0 && !checked {
             checked = true
             guard produced == entry.uncompressedSize else {
