@@ -22,9 +22,10 @@
 public final class Reader {
     /// How a reader splits and limits its input.
     public struct Options: Sendable {
-        /// Bytes requested from the source per read; at least 1. Default 4096.
+        /// Bytes requested from the source per read: 1 to ``maxChunkSize``. Default 4096.
         public var chunkSize: Int
-        /// The longest line accepted, in bytes, without its terminator. Default 64 MiB.
+        /// The longest line accepted, in bytes, without its terminator: 1 to ``maxLineLengthLimit``.
+        /// Default 64 MiB.
         public var maxLineLength: Int
         /// The byte that ends a line. Default `\n`; with another delimiter, `\r` is kept.
         public var delimiter: UInt8
@@ -44,12 +45,20 @@ public final class Reader {
             self.decompressesGzip = decompressesGzip
         }
 
+        /// The largest chunk size: a reader holds about two chunks plus its longest line, so this bounds
+        /// what one option can make it allocate (16 MiB).
+        public static let maxChunkSize = 16 << 20
+        /// The largest line limit that can be set (1 GiB).
+        public static let maxLineLengthLimit = 1 << 30
+
         /// Checks the limits.
         ///
         /// - Throws: ``ReaderError/invalidChunkSize(_:)`` or ``ReaderError/invalidMaxLineLength(_:)``.
         public func validate() throws {
-            guard chunkSize > 0 else { throw ReaderError.invalidChunkSize(chunkSize) }
-            guard maxLineLength > 0 else { throw ReaderError.invalidMaxLineLength(maxLineLength) }
+            guard chunkSize > 0, chunkSize <= Self.maxChunkSize else { throw ReaderError.invalidChunkSize(chunkSize) }
+            guard maxLineLength > 0, maxLineLength <= Self.maxLineLengthLimit else {
+                throw ReaderError.invalidMaxLineLength(maxLineLength)
+            }
         }
     }
 

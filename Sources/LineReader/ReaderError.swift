@@ -11,9 +11,9 @@ import Darwin
 /// Every case names the input it concerns, so its ``description`` reads as one
 /// clear line, for example `stops.txt.gz: corrupt gzip data at compressed byte 4812: invalid block type`.
 public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The chunk size is zero or negative.
+    /// The chunk size is zero, negative or larger than ``Reader/Options/maxChunkSize``.
     case invalidChunkSize(Int)
-    /// The maximum line length is zero or negative.
+    /// The maximum line length is zero, negative or larger than ``Reader/Options/maxLineLengthLimit``.
     case invalidMaxLineLength(Int)
     /// A line is longer than the configured limit.
     ///
@@ -49,9 +49,9 @@ public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidChunkSize(let size):
-            return "invalid chunk size \(size): it must be at least 1 byte"
+            return "invalid chunk size \(size): it must be 1 to \(Reader.Options.maxChunkSize) bytes"
         case .invalidMaxLineLength(let limit):
-            return "invalid maximum line length \(limit): it must be at least 1 byte"
+            return "invalid maximum line length \(limit): it must be 1 to \(Reader.Options.maxLineLengthLimit) bytes"
         case .lineTooLong(let source, let lineNumber, let limit):
             return "\(source): line \(lineNumber) is longer than the limit of \(limit) bytes"
         case .io(let source, let operation, let code):

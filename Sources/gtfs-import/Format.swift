@@ -1,15 +1,9 @@
+import GTFS
+
 /// Number and time formats for people.
 enum Format {
     /// `12,793`.
-    static func count(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return (value < 0 ? "-" : "") + result
-    }
+    static func count(_ value: Int) -> String { Count.grouped(value) }
 
     /// `0:04`, `1:02:03`.
     static func clock(_ duration: Duration) -> String {

@@ -24,19 +24,46 @@ struct LinesCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the number of lines instead of the lines.")
     var count = false
 
-    @Option(name: .long, help: "Bytes read per chunk (at least 1).")
+    @Option(name: .long, help: "Bytes read per chunk (1 to 16 MiB).")
     var chunkSize = 4096
+
+    @Option(name: .long, help: "The longest line accepted, in bytes (default 64 MiB); a longer one is an error.")
+    var maxLineLength = Reader.Options().maxLineLength
 
     @Argument(help: "The input file, or - for standard input.")
     var file = "-"
 
-    func validate() throws {
-        guard chunkSize > 0 else { throw ValidationError("--chunk-size must be at least 1, got \(chunkSize)") }
+    /// Parses and runs; a usage error exits with status 2, as `gtfs-import` does (ArgumentParser's default is 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                let text = fullMessage(for: error) + "\n"
+                writeStandardError(text)
+                terminate(2)
+            }
+            exit(withError: error)
+        }
     }
+
+    func validate() throws {
+        do {
+            try options.validate()
+        } catch let error as ReaderError {
+            switch error {
+            case .invalidChunkSize: throw ValidationError("--chunk-size: \(error)")
+            default: throw ValidationError("--max-line-length: \(error)")
+            }
+        }
+    }
+
+    private var options: Reader.Options { Reader.Options(chunkSize: chunkSize, maxLineLength: maxLineLength) }
 
     func run() throws {
         do {
-            let options = Reader.Options(chunkSize: chunkSize)
+            let options = self.options
             let reader =
                 file == "-"
                 ? try Reader(source: FileSource.standardInput(), options: options)
@@ -59,8 +86,16 @@ struct LinesCommand: ParsableCommand {
 
     /// Writes one line to standard error and exits with status 1.
     static func fail(_ message: String) -> Never {
-        var text = "lines: \(message)\n"
-        text.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
-        Glibc.exit(1)
+        writeStandardError("lines: \(message)\n")
+        terminate(1)
     }
+}
+
+/// Ends the process. (Inside a `ParsableCommand`, `exit` names ArgumentParser's method.)
+func terminate(_ status: Int32) -> Never { exit(status) }
+
+/// Writes `text` to standard error as is.
+func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }

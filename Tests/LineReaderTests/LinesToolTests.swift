@@ -61,8 +61,19 @@ struct LinesToolTests {
         #expect(truncated.stdout.isEmpty)
 
         let badChunk = try ToolRunner.run("lines", ["--chunk-size", "0", Self.stops])
-        #expect(badChunk.status != 0)
-        #expect(badChunk.stderr.contains("--chunk-size must be at least 1"))
+        #expect(badChunk.status == 2)
+        #expect(badChunk.stderr.contains("--chunk-size: invalid chunk size 0: it must be 1 to 16777216 bytes"))
+    }
+
+    @Test("Option values that would overflow or allocate without bound are usage errors, status 2", arguments: [
+        ["--chunk-size", "9223372036854775807"], ["--chunk-size", "1099511627776"], ["--chunk-size", "10737418240"],
+        ["--chunk-size", "16777217"], ["--max-line-length", "9223372036854775807"], ["--max-line-length", "0"],
+    ])
+    func hugeOptions(_ arguments: [String]) throws {
+        let result = try ToolRunner.run("lines", arguments + ["--count", Self.stops])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(!result.wasSignalled && result.stdout.isEmpty)
+        #expect(result.stderr.contains("\(arguments[0]): invalid"))
     }
 
     @Test("A file the user may not read gives EACCES (run as an unprivileged user)")

@@ -18,8 +18,9 @@ final class CSVRowParser {
         case malformed(String)
     }
 
-    /// The longest record accepted while a quoted field stays open, so one stray quote cannot swallow a file.
-    static let maxQuotedRecordLength = 1 << 20
+    /// The longest record accepted while a quoted field stays open, so one stray quote cannot swallow a
+    /// file (``ParseOptions/maxLineLength``).
+    var maxRecordLength = ParseOptions().maxLineLength
 
     /// Readable bytes after every field, in a line and in the owned buffer alike, so that a field's value
     /// may be read in whole words (see `GTFSID.init(paddedUTF8:)`).
@@ -211,9 +212,9 @@ final class CSVRowParser {
             }
         }
         if inQuotedField {
-            if ownedCount > Self.maxQuotedRecordLength {
+            if ownedCount > maxRecordLength {
                 reset()
-                return .malformed("a quoted field is not closed within \(Self.maxQuotedRecordLength) bytes")
+                return .malformed("a quoted field is not closed within \(Count.grouped(maxRecordLength)) bytes")
             }
             return .needsMoreInput
         }

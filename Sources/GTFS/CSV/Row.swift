@@ -29,11 +29,21 @@ public struct Row {
 
     // MARK: Errors
 
-    /// An error about `column` in this row, quoting its text.
+    /// An error about `column` in this row, quoting its text (the first ``quotedLength`` bytes of a longer one).
     public func error(_ column: Int, _ message: String, kind: GTFSError.Kind = .invalidValue) -> GTFSError {
-        GTFSError(
-            kind, file: table.fileName, line: line, column: table.columnName(column),
-            text: bytes(column).map { String(decoding: $0, as: UTF8.self) }, message: message)
+        GTFSError(kind, file: table.fileName, line: line, column: table.columnName(column), text: bytes(column).map(Self.quoted), message: message)
+    }
+
+    /// The most bytes of a value an error quotes: errors are kept by the thousand, values may be megabytes.
+    public static let quotedLength = 200
+
+    /// A value as an error quotes it: whole, or its first ``quotedLength`` bytes (whole characters) and `…`.
+    static func quoted(_ bytes: UnsafeRawBufferPointer) -> String {
+        guard bytes.count > quotedLength else { return String(decoding: bytes, as: UTF8.self) }
+        var end = quotedLength
+        // Back up to the start of a UTF-8 sequence, so the cut splits no character.
+        while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self) + "…"
     }
 
     /// An error for a broken rule between fields (a conditionally required value, say).
@@ -53,31 +63,53 @@ public struct Row {
     // MARK: Text
 
     /// The cell as a String, `nil` when empty or absent.
+    ///
+    /// A value longer than ``ParseOptions/maxTextLength`` rejects the row (it reads as empty text meanwhile).
     @inline(__always)
     public func text(_ column: Int) -> String? {
-        bytes(column).map { String(decoding: $0, as: UTF8.self) }
+        guard let bytes = bytes(column) else { return nil }
+        guard bytes.count <= table.maxTextLength else { return oversized(column, bytes.count, table.maxTextLength, "") }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The cell as a String.
     /// - Throws: ``GTFSError`` (`missingValue`) when empty or absent.
     @inline(__always)
     public func requiredText(_ column: Int) throws -> String {
-        guard let bytes = bytes(column) else { throw missing(column) }
-        return String(decoding: bytes, as: UTF8.self)
+        guard let text = text(column) else { throw missing(column) }
+        return text
     }
 
     /// The cell as an identifier (``GTFSID``, inline up to 23 bytes), `nil` when empty or absent.
+    ///
+    /// A value longer than ``ParseOptions/maxIDLength`` rejects the row (it reads as an empty id meanwhile).
     @inline(__always)
     public func id(_ column: Int) -> GTFSID? {
-        bytes(column).map { GTFSID(paddedUTF8: $0) }
+        guard let bytes = bytes(column) else { return nil }
+        guard bytes.count <= table.maxIDLength else { return oversized(column, bytes.count, table.maxIDLength, GTFSID("")) }
+        return GTFSID(paddedUTF8: bytes)
     }
 
     /// The cell as an identifier.
     /// - Throws: ``GTFSError`` (`missingValue`) when empty or absent.
     @inline(__always)
     public func requiredID(_ column: Int) throws -> GTFSID {
-        guard let bytes = bytes(column) else { throw missing(column) }
-        return GTFSID(paddedUTF8: bytes)
+        guard let id = id(column) else { throw missing(column) }
+        return id
+    }
+
+    /// Notes a value over its limit, which rejects the row once it is decoded, and gives `placeholder`
+    /// instead of copying the value.
+    @inline(never)
+    private func oversized<Value>(_ column: Int, _ length: Int, _ limit: Int, _ placeholder: Value) -> Value {
+        table.noteOversized(column, line: line, length: length, limit: limit)
+        return placeholder
+    }
+
+    /// Throws the first value of this row that is over its limit (the row is then rejected).
+    @usableFromInline
+    func checkLengths() throws {
+        if let error = table.takeOversized() { throw error }
     }
 
     // MARK: Integers

@@ -24,7 +24,8 @@ final class TableParseCore {
     init(fileName: String, file: GTFSFile, columns: [ColumnSpec], options: ParseOptions) {
         self.options = options
         self.columns = columns
-        context = TableContext(fileName: fileName, columns: columns, maxStoredWarnings: options.maxStoredWarnings)
+        context = TableContext(fileName: fileName, columns: columns, options: options)
+        parser.maxRecordLength = options.maxLineLength
         // The table is the record type's, whatever the file is called (`--table stop_times` on `big.csv`).
         summary = TableSummary(fileName: fileName, file: file)
     }
@@ -154,7 +155,8 @@ final class TableParseCore {
             summary.rowsRead += 1
             summary.rowsParsed += 1
         } catch let error as GTFSError {
-            try reject(error)
+            // A value over its limit is the row's first problem, whatever the decoder noticed after it.
+            try reject(context.takeOversized() ?? error)
         }
     }
 

@@ -74,6 +74,7 @@ public enum TableParser {
         shouldContinue: () -> Bool,
         deliver: ([R], [Int]) throws -> Void
     ) throws -> TableSummary {
+        try options.validate()
         let core = TableParseCore(fileName: fileName, file: R.file, columns: R.columns, options: options)
         var batch: [R] = []
         var lines: [Int] = []
@@ -85,7 +86,9 @@ public enum TableParser {
                 return
             }
             try core.consume(line.bytes, number: line.number) { row in
-                batch.append(try R(row: row))
+                let record = try R(row: row)
+                try row.checkLengths()
+                batch.append(record)
                 if numbersLines { lines.append(row.line) }
             }
             if batch.count >= options.batchSize {

@@ -29,6 +29,8 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
         case rule
         /// A row repeats the primary key of an earlier row of its file (found when storing it).
         case duplicateKey
+        /// An option is out of its range (see ``ParseOptions/validate()``).
+        case invalidOption
     }
 
     /// The kind of problem.
@@ -55,14 +57,49 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `file:line: column: "text" message`, leaving out the parts that are unknown.
+    ///
+    /// Control characters in the parts that come from the feed are escaped (see ``displayable(_:)``), so
+    /// the description is always one line that cannot recolour or retitle a terminal.
     public var description: String {
-        var result = file
+        var result = Self.displayable(file)
         if let line { result += ":\(line)" }
         result += ": "
-        if let column { result += "\(column): " }
-        if let text { result += "\"\(text)\" " }
-        result += message
+        if let column { result += "\(Self.displayable(column)): " }
+        if let text { result += "\"\(Self.displayable(text))\" " }
+        result += Self.displayable(message)
         return result
+    }
+
+    /// Text from a feed made safe to print on one line: control characters (C0, DEL, C1) and the
+    /// Unicode controls that reorder text are written as escapes (`\r`, `\n`, `\t`, `\u{1B}`); all
+    /// other text is unchanged.
+    ///
+    /// ```swift
+    /// GTFSError.displayable("\u{1B}[31mRED\r")   // "\\u{1B}[31mRED\\r"
+    /// ```
+    public static func displayable(_ text: some StringProtocol) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return String(text) }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return result
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00 ... 0x1F, 0x7F ... 0x9F, 0x200E, 0x200F, 0x202A ... 0x202E, 0x2066 ... 0x2069: true
+        default: false
+        }
     }
 }
 

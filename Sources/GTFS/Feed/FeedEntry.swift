@@ -14,28 +14,42 @@ public struct FeedEntry: Sendable {
     /// The CRC-32 of the decompressed content that a zip archive declares for the entry (checked when the
     /// entry is read to its end); `nil` for other files. Content whose CRC-32 differs is different content.
     public let declaredCRC32: UInt32?
-    let open: @Sendable (_ chunkSize: Int) throws -> OpenedEntry
+    /// The size of the decompressed content as the file declares it, for estimates: a zip entry's
+    /// uncompressed size, a gzip file's trailer (at least its compressed size), a plain file's size; `nil`
+    /// for standard input. Not checked until the file is read.
+    public let declaredContentSize: Int64?
+    let open: @Sendable (Reader.Options) throws -> OpenedEntry
 
     init(
         fileName: String, table: GTFSFile?, byteCount: Int64?, isRereadable: Bool, declaredCRC32: UInt32? = nil,
-        open: @escaping @Sendable (_ chunkSize: Int) throws -> OpenedEntry
+        declaredContentSize: Int64?, open: @escaping @Sendable (Reader.Options) throws -> OpenedEntry
     ) {
         self.fileName = fileName
         self.table = table
         self.byteCount = byteCount
         self.isRereadable = isRereadable
         self.declaredCRC32 = declaredCRC32
+        self.declaredContentSize = declaredContentSize
         self.open = open
     }
 
     /// Opens the file for reading.
     ///
-    /// - Parameter chunkSize: bytes per read.
+    /// - Parameters:
+    ///   - chunkSize: bytes per read.
+    ///   - maxLineLength: the longest line accepted (``ParseOptions/maxLineLength`` by default).
     /// - Returns: a reader over the file's (decompressed) content, and a function that tells the raw
     ///   bytes consumed so far.
     /// - Throws: ``GTFSError`` (`unreadable`) naming the file.
-    public func makeReader(chunkSize: Int = 64 * 1024) throws -> (reader: Reader, rawBytesRead: () -> Int64) {
-        let opened = try open(chunkSize)
+    public func makeReader(
+        chunkSize: Int = 64 * 1024, maxLineLength: Int = ParseOptions().maxLineLength
+    ) throws -> (reader: Reader, rawBytesRead: () -> Int64) {
+        let opened: OpenedEntry
+        do {
+            opened = try open(Reader.Options(chunkSize: chunkSize, maxLineLength: maxLineLength))
+        } catch let error as ReaderError {
+            throw GTFSError.unreadable(fileName, error)
+        }
         return (opened.reader, opened.rawBytesRead)
     }
 
@@ -45,11 +59,14 @@ public struct FeedEntry: Sendable {
     ///
     /// - Parameters:
     ///   - chunkSize: bytes per read.
+    ///   - maxLineLength: the longest line accepted, as when parsing.
     ///   - shouldContinue: polled once per line; return `false` to stop (the call then throws `CancellationError`).
     /// - Returns: the hex digest.
     /// - Throws: ``GTFSError`` (`unreadable`) naming the file, or `CancellationError`.
-    public func contentHash(chunkSize: Int = 64 * 1024, shouldContinue: () -> Bool = { true }) throws -> String {
-        let (reader, _) = try makeReader(chunkSize: chunkSize)
+    public func contentHash(
+        chunkSize: Int = 64 * 1024, maxLineLength: Int = ParseOptions().maxLineLength, shouldContinue: () -> Bool = { true }
+    ) throws -> String {
+        let (reader, _) = try makeReader(chunkSize: chunkSize, maxLineLength: maxLineLength)
         let hasher = ContentHasher()
         reader.chunkObserver = { hasher.update($0) }
         do {

@@ -79,9 +79,8 @@ public enum FeedSource: Sendable {
             unordered = paths.map { Self.fileEntry(path: $0, name: ($0 as NSString).lastPathComponent, table: nil) }
         case .standardInput(let table):
             unordered = [
-                FeedEntry(fileName: table.fileName, table: table, byteCount: nil, isRereadable: false) { chunkSize in
-                    let reader = try Reader(
-                        source: UTF16Source(FileSource.standardInput()), options: .init(chunkSize: chunkSize))
+                FeedEntry(fileName: table.fileName, table: table, byteCount: nil, isRereadable: false, declaredContentSize: nil) { options in
+                    let reader = try Reader(source: UTF16Source(FileSource.standardInput()), options: options)
                     return OpenedEntry(reader: reader, rawBytesRead: { reader.bytesRead })
                 }
             ]
@@ -117,13 +116,11 @@ public enum FeedSource: Sendable {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let size = (attributes?[.size] as? NSNumber)?.int64Value
         let isRegular = attributes?[.type] as? FileAttributeType == .typeRegular
-        return FeedEntry(fileName: name, table: table ?? GTFSFile(fileName: name), byteCount: size, isRereadable: isRegular) { chunkSize in
-            let reader: Reader
-            do {
-                reader = try Reader(source: UTF16Source(FileSource(path: path)), options: .init(chunkSize: chunkSize))
-            } catch let error as ReaderError {
-                throw GTFSError.unreadable(name, error)
-            }
+        return FeedEntry(
+            fileName: name, table: table ?? GTFSFile(fileName: name), byteCount: size, isRereadable: isRegular,
+            declaredContentSize: isRegular ? DeclaredSize.ofFile(at: path) : nil
+        ) { options in
+            let reader = try Reader(source: UTF16Source(FileSource(path: path)), options: options)
             return OpenedEntry(reader: reader, rawBytesRead: { reader.bytesRead })
         }
     }
@@ -142,10 +139,11 @@ public enum FeedSource: Sendable {
             let name = prefix.isEmpty || !entry.name.hasPrefix(prefix) ? entry.name : String(entry.name.dropFirst(prefix.count))
             let table = name.contains("/") ? nil : GTFSFile(fileName: name)
             return FeedEntry(
-                fileName: name, table: table, byteCount: entry.compressedSize, isRereadable: true, declaredCRC32: entry.crc32
-            ) { chunkSize in
+                fileName: name, table: table, byteCount: entry.compressedSize, isRereadable: true, declaredCRC32: entry.crc32,
+                declaredContentSize: entry.uncompressedSize
+            ) { options in
                 let source = try ZipEntrySource(archive: shared.archive, entry: entry)
-                let reader = try Reader(source: UTF16Source(source), options: .init(chunkSize: chunkSize))
+                let reader = try Reader(source: UTF16Source(source), options: options)
                 return OpenedEntry(reader: reader, rawBytesRead: { source.compressedBytesRead })
             }
         }

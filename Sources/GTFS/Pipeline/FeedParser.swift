@@ -46,6 +46,7 @@ public struct FeedParser: Sendable {
         progress: (FeedProgress) -> Void = { _ in },
         consume: (RecordBatch) throws -> Void
     ) throws -> FeedSummary {
+        try options.validate()
         let plan = Self.readingPlan(try source.entries(), only: options.tables)
         let sizes = plan.tables.map(\.entry.byteCount)
         let total: Int64? = sizes.contains(where: { $0 == nil }) ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
@@ -55,7 +56,7 @@ public struct FeedParser: Sendable {
         var state = FeedProgress(fileName: "", bytesRead: 0, totalBytes: total, rowsByFile: [:])
         for (entry, table) in plan.tables {
             guard shouldContinue() else { throw CancellationError() }
-            let (reader, rawBytesRead) = try entry.makeReader(chunkSize: options.chunkSize)
+            let (reader, rawBytesRead) = try entry.makeReader(chunkSize: options.chunkSize, maxLineLength: options.maxLineLength)
             let hasher = options.hashesContent ? ContentHasher() : nil
             if let hasher { reader.chunkObserver = { hasher.update($0) } }
             let before = state.bytesRead
