@@ -15,11 +15,16 @@ public struct Line {
     public let number: Int
     /// The line's bytes, valid only inside the callback that received the line.
     public let bytes: UnsafeRawBufferPointer
+    /// For a line longer than the reader's `maxLineLength` when it skips such lines
+    /// (``Reader/Options/skipsOverlongLines``): the line's length in bytes, its ``bytes`` then empty (they
+    /// were dropped as they arrived, so memory stays bounded). 0 for every other line.
+    public let overlongLength: Int
 
     @usableFromInline
-    init(number: Int, bytes: UnsafeRawBufferPointer) {
+    init(number: Int, bytes: UnsafeRawBufferPointer, overlongLength: Int = 0) {
         self.number = number
         self.bytes = bytes
+        self.overlongLength = overlongLength
     }
 
     /// The number of bytes in the line.

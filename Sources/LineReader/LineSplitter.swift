@@ -41,13 +41,18 @@ final class LineSplitter {
     let maxLineLength: Int
     private let dropsCarriageReturn: Bool
     private let sourceName: String
+    /// Whether an overlong line is skipped (delivered empty, with its length) instead of thrown.
+    private let skipsOverlongLines: Bool
+    /// Bytes of the current line already dropped because it is overlong; 0 while no line is being skipped.
+    @exclusivity(unchecked) private var skipped = 0
 
     /// Reads land on this alignment in the buffer.
     static let alignment = 64
 
-    init(chunkSize: Int, maxLineLength: Int, delimiter: UInt8, sourceName: String) {
+    init(chunkSize: Int, maxLineLength: Int, delimiter: UInt8, sourceName: String, skipsOverlongLines: Bool = false) {
         self.delimiter = delimiter
         self.maxLineLength = maxLineLength
+        self.skipsOverlongLines = skipsOverlongLines
         self.dropsCarriageReturn = delimiter == UInt8(ascii: "\n")
         self.sourceName = sourceName
         capacity = 2 * chunkSize + 2 * Self.alignment
@@ -55,6 +60,9 @@ final class LineSplitter {
     }
 
     deinit { storage.deallocate() }
+
+    /// The buffer's size in bytes (for tests that memory stays bounded).
+    var bufferCapacity: Int { capacity }
 
     /// Whether `count` bytes starting at `address` lie inside the buffer (for tests of `Line.readablePadding`).
     func bufferContains(_ address: UnsafeRawPointer, count: Int) -> Bool {
@@ -126,14 +134,20 @@ final class LineSplitter {
             return line
         }
         if inputEnded {
-            guard start < end else { return nil }
+            guard start < end || skipped > 0 else { return nil }
             let line = try makeLine(upTo: end)
             start = end
             return line
         }
         // Allow one extra byte: a `\r` waiting for its `\n`.
         if end - start > maxLineLength + (dropsCarriageReturn ? 1 : 0) {
-            throw ReaderError.lineTooLong(source: sourceName, lineNumber: lineCount + 1, limit: maxLineLength)
+            guard skipsOverlongLines else {
+                throw ReaderError.lineTooLong(source: sourceName, lineNumber: lineCount + 1, limit: maxLineLength)
+            }
+            // Drop what the line holds so far (keeping a last `\r`, which may end it), then go on reading.
+            let kept = dropsCarriageReturn && storage.load(fromByteOffset: end - 1, as: UInt8.self) == 0x0D ? 1 : 0
+            skipped += end - kept - start
+            start = end - kept
         }
         return nil
     }
@@ -161,11 +175,20 @@ final class LineSplitter {
         if dropsCarriageReturn && lineEnd > start && storage.load(fromByteOffset: lineEnd - 1, as: UInt8.self) == 0x0D {
             lineEnd -= 1
         }
-        guard lineEnd - start <= maxLineLength else {
-            throw ReaderError.lineTooLong(source: sourceName, lineNumber: lineCount + 1, limit: maxLineLength)
-        }
+        guard lineEnd - start <= maxLineLength && skipped == 0 else { return try overlongLine(length: skipped + lineEnd - start) }
         lineCount += 1
         return Line(number: lineCount, bytes: UnsafeRawBufferPointer(start: storage + start, count: lineEnd - start))
+    }
+
+    /// A line over the limit: thrown, or delivered empty with its length when overlong lines are skipped.
+    @inline(never)
+    private func overlongLine(length: Int) throws -> Line {
+        guard skipsOverlongLines else {
+            throw ReaderError.lineTooLong(source: sourceName, lineNumber: lineCount + 1, limit: maxLineLength)
+        }
+        skipped = 0
+        lineCount += 1
+        return Line(number: lineCount, bytes: UnsafeRawBufferPointer(start: storage + start, count: 0), overlongLength: length)
     }
 
     /// Drops a UTF-8 byte-order mark at the very start of the input.

@@ -31,6 +31,10 @@ public final class Reader {
         public var delimiter: UInt8
         /// Whether gzip input (recognised by its magic bytes) is inflated. Default `true`.
         public var decompressesGzip: Bool
+        /// What a line longer than ``maxLineLength`` does: `false` (the default) throws
+        /// ``ReaderError/lineTooLong(source:lineNumber:limit:)``; `true` drops its bytes as they arrive and
+        /// delivers it with empty bytes and its length in ``Line/overlongLength``, and reading goes on.
+        public var skipsOverlongLines = false
 
         /// Creates options; every parameter has the documented default.
         public init(
@@ -119,7 +123,7 @@ public final class Reader {
         self.source = source
         self.splitter = LineSplitter(
             chunkSize: options.chunkSize, maxLineLength: options.maxLineLength,
-            delimiter: options.delimiter, sourceName: source.name)
+            delimiter: options.delimiter, sourceName: source.name, skipsOverlongLines: options.skipsOverlongLines)
     }
 
     /// Opens a file for reading.

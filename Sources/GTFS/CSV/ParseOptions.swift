@@ -34,8 +34,9 @@ public struct ParseOptions: Sendable {
     public static let maxFieldLengthLimit = 64 << 20
 
     /// The longest line, and the longest record whose quoted field spans several lines: four times the
-    /// larger field limit (4 MiB by default). A longer line ends the file with an error naming it. With the
-    /// chunk size this bounds the parser's memory whatever the input: about two chunks plus two such lines.
+    /// larger field limit (4 MiB by default). A feed's longer line rejects its row (its bytes are dropped as
+    /// they arrive). With the chunk size this bounds the parser's memory whatever the input: about two
+    /// chunks plus two such lines.
     public var maxLineLength: Int { 4 * max(maxIDLength, maxTextLength) }
 
     /// Creates options; every parameter has the documented default.

@@ -75,6 +75,19 @@ final class TableParseCore {
         }
     }
 
+    /// Takes a line the reader skipped because it is longer than its limit (see
+    /// `Reader.Options.skipsOverlongLines`): the record it belongs to is rejected; an overlong header ends the file.
+    @usableFromInline
+    func rejectOverlong(line: Int, length: Int, limit: Int) throws {
+        if !parser.isContinuing { recordStart = line }
+        parser.reset()
+        let problem = GTFSError(
+            .invalidValue, file: context.fileName, line: recordStart,
+            message: "\(Count.grouped(length)) bytes in line \(line), longer than the limit of \(Count.grouped(limit))")
+        if headerCount < 0 { throw problem }
+        try reject(problem)
+    }
+
     /// Ends the file: an open quoted record is an error; an empty file is reported.
     @usableFromInline
     func finish(lineCount: Int) throws {

@@ -85,6 +85,10 @@ public enum TableParser {
                 stop = true
                 return
             }
+            if line.overlongLength > 0 {
+                try core.rejectOverlong(line: line.number, length: line.overlongLength, limit: reader.options.maxLineLength)
+                return
+            }
             try core.consume(line.bytes, number: line.number) { row in
                 let record = try R(row: row)
                 try row.checkLengths()

@@ -35,9 +35,12 @@ public struct FeedEntry: Sendable {
 
     /// Opens the file for reading.
     ///
+    /// A line longer than `maxLineLength` is skipped (see `Reader.Options.skipsOverlongLines`): a parser
+    /// rejects its row and reads on, and memory stays bounded whatever the file holds.
+    ///
     /// - Parameters:
     ///   - chunkSize: bytes per read.
-    ///   - maxLineLength: the longest line accepted (``ParseOptions/maxLineLength`` by default).
+    ///   - maxLineLength: the longest line read (``ParseOptions/maxLineLength`` by default).
     /// - Returns: a reader over the file's (decompressed) content, and a function that tells the raw
     ///   bytes consumed so far.
     /// - Throws: ``GTFSError`` (`unreadable`) naming the file.
@@ -46,7 +49,9 @@ public struct FeedEntry: Sendable {
     ) throws -> (reader: Reader, rawBytesRead: () -> Int64) {
         let opened: OpenedEntry
         do {
-            opened = try open(Reader.Options(chunkSize: chunkSize, maxLineLength: maxLineLength))
+            var options = Reader.Options(chunkSize: chunkSize, maxLineLength: maxLineLength)
+            options.skipsOverlongLines = true
+            opened = try open(options)
         } catch let error as ReaderError {
             throw GTFSError.unreadable(fileName, error)
         }

@@ -59,19 +59,29 @@ struct FieldLimitTests {
         #expect(error.text == String(repeating: "ä", count: 100) + "…")
     }
 
-    @Test("A line over maxLineLength (four times the larger field limit) ends the file with an error naming it")
+    @Test("A line over maxLineLength (four times the larger field limit) rejects its row; its bytes are never held")
     func longLine() throws {
         var options = ParseOptions()
         options.maxTextLength = 1000
         options.maxIDLength = 100
         #expect(options.maxLineLength == 4000)
         let folder = try TemporaryFolder()
-        let text = Self.header + "A,Alpha,52.5,13.4,\nB,\(String(repeating: "y", count: 5000)),52.5,13.4,\n"
+        let long = "B," + String(repeating: "y", count: 50_000) + ",52.5,13.4,"
+        let text = Self.header + "A,Alpha,52.5,13.4,\n\(long)\r\nC,Gamma,52.5,13.4,\n\(long)"
         try folder.write(text, name: "stops.txt")
-        #expect {
-            try FeedParser(source: FeedSource(path: folder.file("stops.txt")), options: options).parse { _ in }
-        } throws: { error in
-            (error as? GTFSError)?.description == "stops.txt: \(folder.file("stops.txt")): line 3 is longer than the limit of 4000 bytes"
+        var stops: [Stop] = []
+        let summary = try FeedParser(source: FeedSource(path: folder.file("stops.txt")), options: options).parse { batch in
+            stops += batch.records(as: Stop.self) ?? []
+        }
+        #expect(stops.map(\.stopID) == ["A", "C"])
+        #expect(summary.tables.first?.errors.map(\.description) == [
+            "stops.txt:3: 50,013 bytes in line 3, longer than the limit of 4,000",
+            "stops.txt:5: 50,013 bytes in line 5, longer than the limit of 4,000",
+        ])
+        // An overlong header ends the file.
+        try folder.write(String(repeating: "h", count: 5000) + "\nA\n", name: "levels.txt")
+        #expect(throws: GTFSError.self) {
+            try FeedParser(source: FeedSource(path: folder.file("levels.txt")), options: options).parse { _ in }
         }
     }
 
