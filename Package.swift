@@ -37,6 +37,10 @@ let package = Package(
         ),
         .target(name: "CLineScan"),
         .target(
+            name: "CSQLiteConfig",
+            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]
+        ),
+        .target(
             name: "LineReader",
             dependencies: ["CZlib", "CLineScan"],
             swiftSettings: strictSettings
@@ -51,6 +55,7 @@ let package = Package(
             dependencies: [
                 "GTFS",
                 "LineReader",
+                "CSQLiteConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

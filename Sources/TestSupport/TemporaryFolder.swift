@@ -16,10 +16,13 @@ public final class TemporaryFolder {
     /// A path inside the folder.
     public func file(_ name: String) -> String { path + "/" + name }
 
-    /// Writes bytes to a file of the folder (so the name can be a GTFS file name) and returns its path.
+    /// Writes bytes to a file of the folder (so the name can be a GTFS file name; `a/b.txt` creates `a`)
+    /// and returns its path.
     @discardableResult
     public func write(_ bytes: [UInt8], name: String) throws -> String {
         let target = file(name)
+        let parent = URL(fileURLWithPath: target).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: target))
         return target
     }

@@ -37,6 +37,18 @@ public enum ToolRunner {
             try input.write(contentsOf: data)
         }
 
+        /// Waits until the tool's standard error contains `text`, at most `timeout`.
+        ///
+        /// - Returns: whether it appeared in time.
+        public func waitForStandardError(containing text: String, timeout: Duration = .seconds(30)) -> Bool {
+            let start = ContinuousClock.now
+            while ContinuousClock.now - start < timeout {
+                if String(decoding: errors.dataSoFar(), as: UTF8.self).contains(text) { return true }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return false
+        }
+
         /// Closes the tool's standard input.
         public func closeInput() throws {
             try input.close()
@@ -128,22 +140,32 @@ public enum ToolRunner {
     }
 }
 
-/// Reads a pipe to its end on a background thread.
+/// Reads a pipe to its end on a background thread; what arrived so far can be looked at meanwhile.
 final class PipeCollector: @unchecked Sendable {
+    private let lock = NSLock()
     private var collected = Data()
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
         Thread {
-            self.collected = handle.readDataToEndOfFile()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                self.lock.withLock { self.collected.append(chunk) }
+            }
             self.done.signal()
         }.start()
+    }
+
+    /// What was read so far.
+    func dataSoFar() -> Data {
+        lock.withLock { collected }
     }
 
     /// Everything read, once the pipe has closed.
     func data() -> Data {
         done.wait()
         done.signal()
-        return collected
+        return dataSoFar()
     }
 }

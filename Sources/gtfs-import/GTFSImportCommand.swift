@@ -69,11 +69,11 @@ func fail(_ message: String) -> Never {
     Glibc.exit(GTFSImportCommand.Status.failed)
 }
 
-/// Opens an existing store for `list` and `remove` (they never create one).
-func openExistingStore(_ path: String) -> GTFSStore {
+/// Opens an existing store for `list` (read-only) and `remove` (they never create one).
+func openExistingStore(_ path: String, readOnly: Bool = false) -> GTFSStore {
     guard FileManager.default.fileExists(atPath: path) else { fail("\(path): no such database") }
     do {
-        return try GTFSStore(path: path)
+        return try readOnly ? GTFSStore(readingFrom: path) : GTFSStore(path: path)
     } catch {
         fail("\(error)")
     }

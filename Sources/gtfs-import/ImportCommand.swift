@@ -52,10 +52,37 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write every rejected row's error and every warning to FILE.", valueName: "FILE"))
     var errors: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Fail, changing nothing, when more rows of one file are rejected than N, or than P% of its rows (default 50%).",
+            valueName: "N|P%"))
+    var maxRejected: RejectionLimitArgument?
+
+    @Option(name: .long, help: ArgumentHelp("The longest identifier value accepted, in bytes; a longer one rejects its row.", valueName: "BYTES"))
+    var maxIDLength = ImportOptions().maxIDLength
+
+    @Option(name: .long, help: ArgumentHelp("The longest text value accepted, in bytes; a longer one rejects its row.", valueName: "BYTES"))
+    var maxTextLength = ImportOptions().maxTextLength
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Wait at most SECONDS for another import into the database to end (0: fail at once; default: as long as it takes).",
+            valueName: "SECONDS"))
+    var wait: Double?
+
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one input (a file, a directory, a .zip, or -), or a command: list, remove") }
-        guard chunkSize > 0 else { throw ValidationError("--chunk-size must be at least 1, got \(chunkSize)") }
         if let batchCommit, batchCommit < 1 { throw ValidationError("--batch-commit must be at least 1, got \(batchCommit)") }
+        if let wait, !(wait >= 0 && wait <= Self.longestWait) {
+            throw ValidationError("--wait must be 0 to \(Int(Self.longestWait)) seconds, got \(wait)")
+        }
+        do {
+            try options.validate()
+        } catch {
+            throw ValidationError(Self.optionMessage(error))
+        }
         if let table, GTFSFile(fileName: table) == nil { throw ValidationError("--table \(table) is not a GTFS table (e.g. stops, stop_times)") }
         if inputs.contains("-") && table == nil { throw ValidationError("standard input (-) needs --table NAME") }
         if inputs.count > 1 && table != nil { throw ValidationError("--table applies to a single input") }
@@ -69,16 +96,12 @@ struct ImportCommand: ParsableCommand {
         } catch let error as GTFSError {
             fail(error.description)
         }
-        var options = ImportOptions()
-        options.feed = feed
-        options.update = full ? .full : .automatic
-        options.strict = strict
-        options.chunkSize = chunkSize
-        if let batchCommit { options.mode = .batched(rowsPerCommit: batchCommit) }
-        if errors != nil { options.maxStoredErrors = .max }
+        if let errors, let problem = ErrorsFile.problem(errors, database: db, inputs: inputs) {
+            fail("--errors \(GTFSError.displayable(errors)) \(problem); nothing was imported")
+        }
 
         let progressQueue = DispatchQueue(label: "gtfs-import.progress")
-        let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal)
+        let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: db)
         var handler: (@Sendable (ImportProgress) -> Void)?
         if let line { handler = { progress in line.show(progress) } }
         let operation = ImportOperation(
@@ -98,10 +121,41 @@ struct ImportCommand: ParsableCommand {
                 StandardError.line("cancelled by \(signal.name); \(what)")
                 Glibc.exit(signal.exitStatus)
             }
+            if case .busy = error { fail("\(error); nothing was imported (--wait SECONDS waits for it)") }
             fail(error.isCancellation ? error.description : "\(error); nothing was imported")
         case nil:
             fail("the import did not run")
         }
+    }
+
+    /// The longest `--wait`: a day.
+    static let longestWait = 86_400.0
+
+    /// The import's options from the arguments.
+    var options: ImportOptions {
+        var options = ImportOptions()
+        options.feed = feed
+        options.update = full ? .full : .automatic
+        options.strict = strict
+        options.chunkSize = chunkSize
+        options.maxIDLength = maxIDLength
+        options.maxTextLength = maxTextLength
+        if let maxRejected { options.maxRejected = maxRejected.limit }
+        if let wait { options.lockWait = .milliseconds(Int((wait * 1000).rounded())) }
+        if let batchCommit { options.mode = .batched(rowsPerCommit: batchCommit) }
+        if errors != nil { options.maxStoredErrors = .max }
+        return options
+    }
+
+    /// `--chunk-size: 0 is out of range (…)` for an option the library refuses.
+    static func optionMessage(_ error: ImportError) -> String {
+        guard case .invalidOption(let message) = error else { return error.description }
+        let names = [
+            "chunkSize": "--chunk-size", "maxIDLength": "--max-id-length", "maxTextLength": "--max-text-length",
+            "maxRejected": "--max-rejected", "feed": "--feed",
+        ]
+        guard let colon = message.firstIndex(of: ":"), let name = names[String(message[..<colon])] else { return message }
+        return name + message[colon...]
     }
 
     /// The feed source the arguments name.

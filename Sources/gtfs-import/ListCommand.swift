@@ -15,7 +15,7 @@ struct ListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let store = openExistingStore(db)
+        let store = openExistingStore(db, readOnly: true)
         let feeds: [StoredFeed]
         do {
             feeds = try store.feeds()
@@ -31,14 +31,14 @@ struct ListCommand: ParsableCommand {
 
     /// One line per feed under a header; `no feeds` for an empty database.
     static func text(_ feeds: [StoredFeed], database: String) -> String {
-        guard !feeds.isEmpty else { return "\(database): no feeds\n" }
+        guard !feeds.isEmpty else { return "\(GTFSError.displayable(database)): no feeds\n" }
         let header = ["feed", "rows", "stops", "routes", "trips", "stop_times", "imports", "imported at", "version", "source"]
         let rows: [[String]] = feeds.map { feed in
             [
-                feed.name, Format.count(feed.rowCount), Format.count(feed.rowCounts[.stops] ?? 0),
+                GTFSError.displayable(feed.name), Format.count(feed.rowCount), Format.count(feed.rowCounts[.stops] ?? 0),
                 Format.count(feed.rowCounts[.routes] ?? 0), Format.count(feed.rowCounts[.trips] ?? 0),
                 Format.count(feed.rowCounts[.stopTimes] ?? 0), Format.count(feed.importCount), feed.importedAt ?? "-",
-                feed.contentHash.map { String($0.prefix(12)) } ?? "-", feed.source ?? "-",
+                feed.contentHash.map { GTFSError.displayable($0.prefix(12)) } ?? "-", feed.source.map(GTFSError.displayable) ?? "-",
             ]
         }
         return Format.table(header: header, rows: rows, leftAligned: [0, 7, 8, 9])

@@ -12,19 +12,27 @@ final class ProgressLine: @unchecked Sendable {
     static let plainInterval = Duration.seconds(5)
 
     private let isTerminal: Bool
+    /// The database, for the line that says the import waits for another one.
+    private let database: String
     private let start = ContinuousClock.now
     private var lastDraw: ContinuousClock.Instant?
     private var drawnFile: String?
     private var lineOpen = false
     private var last: ImportProgress?
 
-    init(isTerminal: Bool) {
+    init(isTerminal: Bool, database: String) {
         self.isTerminal = isTerminal
+        self.database = database
     }
 
     /// Takes a report from the import.
     func show(_ progress: ImportProgress) {
         let now = ContinuousClock.now
+        if progress.phase == .waiting {
+            // Said at once, terminal or log: otherwise a waiting import looks hung.
+            StandardError.write((isTerminal ? "\r\u{1B}[K" : "") + "waiting for another import into \(GTFSError.displayable(database))…\n")
+            return
+        }
         guard isTerminal else {
             // A log, not a screen: a plain line every few seconds, nothing for a short import.
             if progress.phase != .finished, now - (lastDraw ?? start) >= Self.plainInterval {
@@ -62,13 +70,14 @@ final class ProgressLine: @unchecked Sendable {
     static func describe(_ progress: ImportProgress) -> String {
         switch progress.phase {
         case .loading:
-            var parts = [progress.fileName]
+            var parts = [GTFSError.displayable(progress.fileName)]
             if let fraction = progress.fractionCompleted { parts.append("\(Int(fraction * 100))%") }
             let rows = progress.table.flatMap { progress.rowsByTable[$0] } ?? 0
             parts.append("\(Format.count(rows)) rows")
             parts.append("\(Format.count(Int(progress.rowsPerSecond))) rows/s")
             if let eta = progress.estimatedTimeRemaining { parts.append("ETA \(Format.clock(eta))") }
             return parts.joined(separator: "  ")
+        case .waiting: return "waiting for another import…"
         case .hashing: return "looking for changed files…"
         case .buildingIndexes: return "building indexes…"
         case .checkingReferences: return "checking references…"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GTFS
 import GTFSImport
 
 /// `gtfs-import remove NAME`: deletes one feed's rows, in one transaction.
@@ -12,15 +13,31 @@ struct RemoveCommand: ParsableCommand {
     @Option(name: .long, help: "The database file.")
     var db = "gtfs.sqlite"
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Wait at most SECONDS for an import into the database to end (0: fail at once; default: as long as it takes).",
+            valueName: "SECONDS"))
+    var wait: Double?
+
+    func validate() throws {
+        if let wait, !(wait >= 0 && wait <= ImportCommand.longestWait) {
+            throw ValidationError("--wait must be 0 to \(Int(ImportCommand.longestWait)) seconds, got \(wait)")
+        }
+    }
+
     func run() throws {
         let store = openExistingStore(db)
         let removed: Int?
         do {
-            removed = try store.removeFeed(named: name)
+            removed = try store.removeFeed(named: name, lockWait: wait.map { .milliseconds(Int(($0 * 1000).rounded())) })
+        } catch let error as ImportError {
+            fail("\(error); nothing was removed")
         } catch {
-            fail("\(db): \(error); nothing was removed")
+            fail("\(GTFSError.displayable(db)): \(error); nothing was removed")
         }
-        guard let removed else { fail("\(db) holds no feed named \(name) (see gtfs-import list)") }
-        print("removed feed \(name) from \(db): \(Format.count(removed)) rows")
+        let shown = GTFSError.displayable(name)
+        guard let removed else { fail("\(GTFSError.displayable(db)) holds no feed named \(shown) (see gtfs-import list)") }
+        print("removed feed \(shown) from \(GTFSError.displayable(db)): \(Format.count(removed)) rows")
     }
 }

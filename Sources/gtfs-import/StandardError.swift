@@ -1,3 +1,5 @@
+import GTFS
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -26,8 +28,9 @@ enum StandardError {
         }
     }
 
-    /// Writes `gtfs-import: message` and a newline.
+    /// Writes `gtfs-import: message` and a newline, control characters in the message escaped (it may
+    /// quote file names and values from a feed).
     static func line(_ message: String) {
-        write("gtfs-import: \(message)\n")
+        write("gtfs-import: \(GTFSError.displayable(message))\n")
     }
 }

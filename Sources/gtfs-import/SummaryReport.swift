@@ -12,7 +12,8 @@ enum SummaryReport {
         var lines: [String] = []
         let kind = summary.kind == .incremental ? "incremental" : "full"
         lines.append(
-            "Imported \(source) into \(database) (feed \(summary.feed), \(kind)) in \(Format.seconds(summary.duration)) "
+            "Imported \(GTFSError.displayable(source)) into \(GTFSError.displayable(database)) "
+                + "(feed \(GTFSError.displayable(summary.feed)), \(kind)) in \(Format.seconds(summary.duration)) "
                 + "(\(Format.count(Int(summary.rowsPerSecond))) rows/s)")
         if summary.changedNothing {
             lines.append("nothing changed: the feed already holds exactly these rows; the database was not written")
@@ -24,7 +25,7 @@ enum SummaryReport {
         }
         var rows: [[String]] = summary.tables.map { table in
             cells(
-                table.fileName + (table.isUnchangedFile ? " (same file)" : ""), table.rowsRead, table.rowsStored, table.rowsRejected,
+                GTFSError.displayable(table.fileName) + (table.isUnchangedFile ? " (same file)" : ""), table.rowsRead, table.rowsStored, table.rowsRejected,
                 table.warningCount, table.changes)
         }
         rows.append(

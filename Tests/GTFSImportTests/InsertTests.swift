@@ -173,7 +173,7 @@ struct InsertTests {
         #expect(inserted == 118)
         #expect(refused.map(\.0) == ["S3", "S74"])
         #expect(indexes == [10, 75])
-        #expect(refused.allSatisfy { $0.1.contains("UNIQUE") })
+        #expect(refused.allSatisfy { $0.1 == "UNIQUE constraint failed: the key of a row of stops" })
         #expect(try store.rowCounts()[.stops] == 118)
         // The stop named "Stop 10" was the refused duplicate; the first S3 stays.
         let name = try store.pool.read { db in try String.fetchOne(db, sql: "SELECT stop_name FROM stops WHERE stop_id = 'S3'") }

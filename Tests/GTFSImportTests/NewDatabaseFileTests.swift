@@ -55,9 +55,10 @@ struct NewDatabaseFileTests {
         }
         let summary = try result.get()
         #expect(summary.table(.stopTimes)?.rowsStored == 400 * 25)
-        // While it loaded, the path held nothing; the store was being built under its temporary name.
+        // While it loaded, the path held nothing; the store was being built under its temporary name, and
+        // the import held the database's lock file.
         let during = try #require(seenWhileLoading.withLock { $0 })
-        #expect(during.count == 1 && during[0].hasPrefix("new.sqlite.importing-"), "\(during)")
+        #expect(during.count == 2 && during[0].hasPrefix("new.sqlite.importing-") && during[1] == "new.sqlite.lock", "\(during)")
         #expect(try setup.storeFiles() == ["new.sqlite"])
 
         let queue = try DatabaseQueue(path: setup.path)

@@ -18,12 +18,26 @@ extension GTFSStore {
     /// Removes a feed: exactly its rows from every table, and its entry in `feeds`. Its history in
     /// `imports` stays. One transaction: readers see the feed whole or gone.
     ///
-    /// - Parameter name: the feed's name.
+    /// Like an import, it waits for an import or removal writing the same database to end first.
+    ///
+    /// - Parameters:
+    ///   - name: the feed's name.
+    ///   - lockWait: the longest wait for another import or removal; `nil` waits as long as it takes.
     /// - Returns: the number of rows deleted, or `nil` when the store holds no such feed.
-    /// - Throws: `DatabaseError`.
+    /// - Throws: `DatabaseError`, ``ImportError/busy(path:)`` when the wait runs out.
     @discardableResult
-    public func removeFeed(named name: String) throws -> Int? {
-        try pool.write { db in try FeedCatalog.remove(db, name: name) }
+    public func removeFeed(named name: String, lockWait: Duration? = nil) throws -> Int? {
+        let lock = try ImportLock.acquire(for: DatabasePath.resolved(path), wait: lockWait, onWait: {}, shouldContinue: { true })
+        defer { lock.release() }
+        return try pool.writeWithoutTransaction { db in
+            var removed: Int?
+            try db.inTransaction(.immediate) {
+                removed = try FeedCatalog.remove(db, name: name)
+                return .commit
+            }
+            if removed != nil { GTFSStore.checkpoint(db) }
+            return removed
+        }
     }
 
     /// The number of rows of every GTFS table for one feed, from one consistent snapshot.

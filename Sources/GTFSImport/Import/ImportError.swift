@@ -16,6 +16,28 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
     case database(path: String, message: String)
     /// The import was cancelled. In batched mode, `stoppedAt` says what stayed committed.
     case cancelled(stoppedAt: ImportStopPoint?)
+    /// The file system of the database lacks the space the import needs at least; nothing was written.
+    ///
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - folder: its folder.
+    ///   - needed: the estimated need in bytes.
+    ///   - available: the bytes available.
+    case notEnoughSpace(path: String, folder: String, needed: Int64, available: Int64)
+    /// An option is out of its range (see ``ImportOptions/validate()``); nothing was touched.
+    case invalidOption(String)
+    /// Another import or removal is writing the database, and ``ImportOptions/lockWait`` ran out.
+    case busy(path: String)
+    /// More rows of a file were rejected than ``ImportOptions/maxRejected`` allows: the import failed
+    /// and wrote nothing, so a file of bad rows cannot empty its table.
+    ///
+    /// - Parameters:
+    ///   - file: the file's name.
+    ///   - rejected: its rejected rows.
+    ///   - read: its rows.
+    ///   - limit: the limit.
+    ///   - first: the first rejected row's error.
+    case tooManyRejected(file: String, rejected: Int, read: Int, limit: ImportOptions.RejectionLimit, first: GTFSError?)
 
     /// Whether this is a cancellation.
     public var isCancellation: Bool {
@@ -37,6 +59,14 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
         case .database(let path, let message): "\(path): \(message)"
         case .cancelled(let point):
             if let point { "cancelled; committed before the cancel: \(point)" } else { "cancelled; the database is unchanged" }
+        case .notEnoughSpace(let path, let folder, let needed, let available):
+            "\(GTFSError.displayable(path)): needs about \(Count.bytes(needed)) in \(GTFSError.displayable(folder)), "
+                + "\(Count.bytes(available)) free"
+        case .invalidOption(let message): "invalid option \(message)"
+        case .busy(let path): "\(GTFSError.displayable(path)): another import or removal is writing it"
+        case .tooManyRejected(let file, let rejected, let read, let limit, let first):
+            "\(GTFSError.displayable(file)): \(Count.grouped(rejected)) of \(Count.grouped(read)) rows rejected, more than the limit of \(limit)"
+                + (first.map { " (the first: \($0))" } ?? "")
         }
     }
 

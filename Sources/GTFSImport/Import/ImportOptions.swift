@@ -37,6 +37,31 @@ public struct ImportOptions: Sendable {
         case full
     }
 
+    /// How many rejected rows of one file fail the import.
+    public enum RejectionLimit: Sendable, Hashable, CustomStringConvertible {
+        /// More than this many rejected rows in a file fail the import (`0`: any rejected row does).
+        case rows(Int)
+        /// More than this share (0…1) of a file's rows rejected fails the import (`1`: never).
+        case share(Double)
+
+        /// Whether `rejected` of `read` rows of one file stay within the limit.
+        public func allows(rejected: Int, of read: Int) -> Bool {
+            switch self {
+            case .rows(let limit): rejected <= limit
+            case .share(let limit): Double(rejected) <= limit * Double(read)
+            }
+        }
+
+        /// `1,000 rows` or `50%`.
+        public var description: String {
+            switch self {
+            case .rows(let limit): limit == 1 ? "1 row" : "\(Count.grouped(limit)) rows"
+            case .share(let limit):
+                (limit * 100).rounded() == limit * 100 ? "\(Int(limit * 100))%" : "\(limit * 100)%"
+            }
+        }
+    }
+
     /// The feed the rows belong to: several feeds live side by side in one store, each under its name
     /// (`feed` column, `feeds` table). `default` when not given.
     public var feed = "default"
@@ -60,6 +85,18 @@ public struct ImportOptions: Sendable {
     public var checksReferences = true
     /// Errors and warnings kept per table in the summary (all are counted).
     public var maxStoredErrors = ParseOptions().maxStoredErrors
+    /// The longest identifier value accepted, in bytes (``GTFS/ParseOptions/maxIDLength``, 64 KiB).
+    public var maxIDLength = ParseOptions().maxIDLength
+    /// The longest text value accepted, in bytes (``GTFS/ParseOptions/maxTextLength``, 1 MiB).
+    public var maxTextLength = ParseOptions().maxTextLength
+    /// Lenient mode: how many rejected rows of one file fail the whole import (nothing is then written).
+    /// The default, more than half of a file's rows, keeps a file whose rows are all bad (a wrong file, a
+    /// quote that swallows the rest of it) from emptying its table.
+    public var maxRejected = RejectionLimit.share(0.5)
+    /// How long an import waits for another import (or removal) writing the same database to end; `nil`
+    /// (the default) waits as long as it takes, `.zero` fails at once with ``ImportError/busy(path:)``.
+    /// Imports of one database run one after the other, whichever process runs them.
+    public var lockWait: Duration?
 
     /// Creates the default options: feed `default`, incremental when possible, atomic, lenient, references checked.
     public init() {}
@@ -72,7 +109,36 @@ public struct ImportOptions: Sendable {
         options.batchSize = batchSize
         options.maxStoredErrors = maxStoredErrors
         options.maxStoredWarnings = maxStoredErrors
+        options.maxIDLength = maxIDLength
+        options.maxTextLength = maxTextLength
         options.hashesContent = true
         return options
+    }
+
+    /// The largest ``maxBatchesInFlight``.
+    public static let maxBatchesInFlightLimit = 1024
+
+    /// Checks every option against its range, before an import touches anything.
+    ///
+    /// - Throws: ``ImportError/invalidOption(_:)`` naming the option, its value and its range.
+    public func validate() throws(ImportError) {
+        do {
+            try parseOptions.validate()
+        } catch {
+            throw .invalidOption(error.column.map { "\($0): \(error.message)" } ?? error.message)
+        }
+        if feed.isEmpty { throw .invalidOption("feed: the name is empty") }
+        if case .batched(let rows) = mode, rows < 1 { throw .invalidOption("mode: batched(rowsPerCommit: \(rows)) needs at least 1 row") }
+        guard (1 ... Self.maxBatchesInFlightLimit).contains(maxBatchesInFlight) else {
+            throw .invalidOption("maxBatchesInFlight: \(maxBatchesInFlight) is out of range (1 to \(Self.maxBatchesInFlightLimit))")
+        }
+        switch maxRejected {
+        case .rows(let limit) where limit < 0:
+            throw .invalidOption("maxRejected: \(limit) rows is negative")
+        case .share(let limit) where !(0 ... 1).contains(limit):
+            throw .invalidOption("maxRejected: a share of \(limit) is out of range (0 to 1)")
+        default: break
+        }
+        if let lockWait, lockWait < .zero { throw .invalidOption("lockWait: \(lockWait) is negative") }
     }
 }

@@ -80,15 +80,27 @@ final class ImportRun: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let startDate = Date()
+        try options.validate()
         if isCancelled { throw CancellationError() }
-        let imported = try Self.importedTables(of: source)
-        NewDatabaseFile.removeLeftovers(of: databasePath)
+        let entries = try source.entries().filter { $0.table != nil }
+        let imported = try Self.importedTables(entries, of: source)
+        // The file the path leads to: a store is created at the end of a dangling symbolic link, not at the link.
+        let file = DatabasePath.resolved(databasePath)
+        if let problem = DatabasePath.problem(file) { throw StoreError.notAGTFSDatabase(path: databasePath, reason: problem) }
+        let lock = try ImportLock.acquire(for: file, wait: options.lockWait) {
+            report(WriterState(start: start), phase: .waiting)
+        } shouldContinue: {
+            !isCancelled
+        }
+        defer { lock.release() }
+        NewDatabaseFile.removeLeftovers(of: file)
         let store: GTFSStore
         switch destination {
         case .store(let open):
             store = open
         case .path(let path):
-            if options.mode == .atomic, let newFile = try NewDatabaseFile.begin(at: path) {
+            if !FileManager.default.fileExists(atPath: file) { try DiskSpace.check(entries, databasePath: file) }
+            if options.mode == .atomic, let newFile = try NewDatabaseFile.begin(at: file) {
                 return try importIntoNewFile(newFile, imported: imported, start: start, startDate: startDate)
             }
             store = try GTFSStore(path: path)
@@ -99,6 +111,7 @@ final class ImportRun: Sendable {
             let existing = try store.pool.read { db in try FeedCatalog.state(db, name: options.feed) }
             let incremental = existing != nil && options.update == .automatic && options.mode == .atomic
             kind = incremental ? .incremental : .full
+            if !incremental { try DiskSpace.check(entries, databasePath: file) }
             var plan = makePlan(imported: imported, existing: existing, incremental: incremental)
             if incremental, let existing {
                 let hashStart = clock.now
@@ -189,6 +202,10 @@ final class ImportRun: Sendable {
         summary.mode = options.mode
         summary.replacedTables = plan.replaced
         try database.writeWithoutTransaction { db in
+            // Start with every committed page copied into the database file: if this import fails, the WAL
+            // then holds only its own uncommitted pages, and the checkpoint after the failure can give their
+            // space back even on a full disk.
+            GTFSStore.checkpoint(db, truncating: false)
             let interrupt = Unmanaged.passRetained(self)
             sqlite3_progress_handler(db.sqliteConnection, 1000, { context in
                 guard let context else { return 0 }
@@ -259,6 +276,7 @@ final class ImportRun: Sendable {
                 }
             }
         }
+        if !summary.changedNothing { database.writeWithoutTransaction { GTFSStore.checkpoint($0) } }
         try afterCommit()
         guard let feed = writer.feedSummary else { throw CancellationError() }
         summary.tables = plan.summaryTables(writer.tableImports(feed, maxErrors: options.maxStoredErrors), changes: writer.changesByTable)
@@ -384,15 +402,21 @@ final class ImportRun: Sendable {
     /// - Returns: the indexes in the batch of the refused rows.
     private func insert(_ batch: RecordBatch, _ db: Database, _ writer: inout WriterState, feed: Int64) throws -> [Int] {
         let strict = options.strict
-        var refused: [GTFSError] = []
+        // Errors are made only for the refusals the summary keeps: a feed may repeat one row millions of times.
+        let room = writer.errorRoom(in: batch.fileName, maxErrors: options.maxStoredErrors)
+        let key = GTFSSchema.keyColumns(of: batch.file).joined(separator: ", ")
+        var errors: [GTFSError] = []
         var indexes: [Int] = []
-        let stored = try batch.insert(into: db, feed: feed, table: writer.pendingDiff?.stagingTable) { index, error in
-            let problem = Self.refusal(error, fileName: batch.fileName, line: batch.line(at: index))
-            if strict { throw problem }
-            refused.append(problem)
+        let stored = try batch.insert(into: db, feed: feed, table: writer.pendingDiff?.stagingTable) { index, _ in
             indexes.append(index)
+            guard strict || errors.count < room else { return }
+            let problem = GTFSError(
+                .duplicateKey, file: batch.fileName, line: batch.line(at: index), column: key.isEmpty ? nil : key,
+                message: "repeats the key of an earlier row; rejected")
+            if strict { throw problem }
+            errors.append(problem)
         }
-        writer.stored(stored, refused: refused, of: batch, maxErrors: options.maxStoredErrors)
+        writer.stored(stored, refused: indexes.count, errors: errors, of: batch)
         return indexes
     }
 
@@ -476,6 +500,16 @@ final class ImportRun: Sendable {
         _ db: Database, _ plan: ImportPlan, _ writer: inout WriterState, _ summary: inout ImportSummary, feed: Int64,
         startDate: Date
     ) throws {
+        // Every row is stored or refused by now (an incremental import stages a table's last groups when
+        // it ends): a file with more rejected rows than the limit fails the import here, before the commit.
+        if let feedSummary = writer.feedSummary {
+            for table in writer.tableImports(feedSummary, maxErrors: 1)
+            where !options.maxRejected.allows(rejected: table.rowsRejected, of: table.rowsRead) {
+                throw ImportError.tooManyRejected(
+                    file: table.fileName, rejected: table.rowsRejected, read: table.rowsRead, limit: options.maxRejected,
+                    first: table.errors.first)
+            }
+        }
         let clock = ContinuousClock()
         // Loading: from the start of writing to the index build (a diff included, an incremental import's hashing not).
         summary.loadDuration = clock.now - writer.loadStart
@@ -545,9 +579,20 @@ final class ImportRun: Sendable {
             feedName: options.feed, source: Self.describe(source), contentHash: nil, startedAt: startDate, kind: kind,
             outcome: mapped.isCancellation ? "cancelled" : "failed")
         record.message = mapped.description
-        // Best effort: the import's own error is what the caller receives. A store that cannot take this
-        // row (a full disk, a read-only file) failed the import for the same reason, which that error names.
-        _ = try? store.pool.write { db in try FeedCatalog.record(db, record) }
+        store.pool.writeWithoutTransaction { db in
+            // The rolled-back transaction may have spilled pages into the WAL: give their space back first,
+            // so that a full disk is not left full, the row below has room, and the next open does not
+            // rebuild a large WAL index on a full file system.
+            GTFSStore.checkpoint(db)
+            // Best effort: the import's own error is what the caller receives. A store that cannot take this
+            // row (a disk still full, a read-only file) failed the import for the same reason, which that
+            // error names.
+            _ = try? db.inTransaction(.immediate) {
+                try FeedCatalog.record(db, record)
+                return .commit
+            }
+            GTFSStore.checkpoint(db)
+        }
     }
 
     /// Offers a phase change to the reporter.
@@ -560,9 +605,9 @@ final class ImportRun: Sendable {
 
     // MARK: - Helpers
 
-    /// The tables the source holds, refusing a source that holds none.
-    private static func importedTables(of source: FeedSource) throws -> Set<GTFSFile> {
-        let tables = Set(try source.entries().compactMap(\.table))
+    /// The tables of the source's `entries`, refusing a source that holds none.
+    private static func importedTables(_ entries: [FeedEntry], of source: FeedSource) throws -> Set<GTFSFile> {
+        let tables = Set(entries.compactMap(\.table))
         guard !tables.isEmpty else {
             throw GTFSError(.emptyFile, file: describe(source), message: "holds no file of the GTFS reference (agency.txt, stops.txt, …)")
         }
@@ -576,32 +621,6 @@ final class ImportRun: Sendable {
         case .standardInput(let table): "<stdin> (\(table.fileName))"
         case .files(let paths): paths.joined(separator: ", ")
         }
-    }
-
-    /// The error for a row SQLite refused: a duplicate key, named by SQLite's message.
-    static func refusal(_ error: DatabaseError, fileName: String, line: Int?) -> GTFSError {
-        let message = error.message ?? "\(error.resultCode)"
-        // "UNIQUE constraint failed: stop_times.trip_id, stop_times.stop_sequence"
-        var columns: String?
-        if let range = message.range(of: "constraint failed: ") {
-            let names = message[range.upperBound...].split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces).split(separator: ".").last.map(String.init) ?? ""
-            }
-            if !names.contains(where: { $0.isEmpty || $0.contains(" ") }) {
-                columns = names.filter { $0 != "feed" }.joined(separator: ", ")
-            }
-            // "UNIQUE constraint failed: index 'transfers_key'": a key with optional parts.
-            if let quoted = message[range.upperBound...].split(separator: "'").dropFirst().first,
-                // A staging copy's index is named after the store's (`gtfs_stage_transfers_key`).
-                let keyColumns = SchemaV2.keyIndexColumns[TableDiff.storeName(of: String(quoted))]
-            {
-                columns = keyColumns.joined(separator: ", ")
-            }
-        }
-        if error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY || error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            return GTFSError(.duplicateKey, file: fileName, line: line, column: columns, message: "repeats the key of an earlier row; rejected")
-        }
-        return GTFSError(.invalidValue, file: fileName, line: line, column: columns, message: "refused by the database: \(message)")
     }
 
     /// Maps what the stages throw to ``ImportError``.

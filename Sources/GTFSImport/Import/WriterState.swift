@@ -41,14 +41,18 @@ struct WriterState {
         self.isIncremental = isIncremental
     }
 
-    /// Counts one stored batch.
-    mutating func stored(_ count: Int, refused: [GTFSError], of batch: RecordBatch, maxErrors: Int) {
+    /// How many more refusal errors of `fileName` the summary keeps.
+    func errorRoom(in fileName: String, maxErrors: Int) -> Int {
+        max(0, maxErrors - (refusalsByFile[fileName]?.count ?? 0))
+    }
+
+    /// Counts one stored batch: `count` rows stored, `refused` refused, of which `errors` are kept.
+    mutating func stored(_ count: Int, refused: Int, errors: [GTFSError], of batch: RecordBatch) {
         kept(count, of: batch)
         rowsSinceCommit += count
-        if !refused.isEmpty {
-            refusedByFile[batch.fileName, default: 0] += refused.count
-            let kept = refusalsByFile[batch.fileName, default: []].count
-            refusalsByFile[batch.fileName, default: []] += refused.prefix(max(0, maxErrors - kept))
+        if refused > 0 {
+            refusedByFile[batch.fileName, default: 0] += refused
+            refusalsByFile[batch.fileName, default: []] += errors
         }
     }
 

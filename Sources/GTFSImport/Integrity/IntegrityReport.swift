@@ -50,7 +50,8 @@ public struct IntegrityFinding: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let rows = rowCount == 1 ? "1 row refers" : "\(rowCount) rows refer"
         let values = valueCount == 1 ? "1 missing value" : "\(valueCount) missing values"
-        let shown = examples.map { "\"\($0)\"" }.joined(separator: ", ")
+        // Values from the feed: escaped, and long ones cut, so the line stays one short line.
+        let shown = examples.map { "\"\(GTFSError.displayable($0.count > 100 ? $0.prefix(100) + "…" : $0))\"" }.joined(separator: ", ")
         return "\(GTFSSchema.tableName(for: file)).\(column) → \(target): \(rows) to \(values), e.g. \(shown)"
     }
 }

@@ -10,6 +10,8 @@ public import GTFS
 public struct ImportProgress: Sendable {
     /// What the import is doing.
     public enum Phase: String, Sendable, Hashable {
+        /// Waiting for another import or removal writing the same database to end (see ``ImportOptions/lockWait``).
+        case waiting
         /// Hashing the files of an incremental import, to skip those the store already holds.
         case hashing
         /// Reading, parsing and storing rows (in an incremental import: comparing them with the stored ones).

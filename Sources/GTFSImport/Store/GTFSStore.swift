@@ -1,3 +1,4 @@
+import CSQLiteConfig
 import Foundation
 public import GRDB
 public import GTFS
@@ -54,11 +55,33 @@ public final class GTFSStore: Sendable {
         configuration.prepareDatabase { db in
             // Takes effect only when the file is created (before the pool turns WAL on); a no-op later.
             try db.execute(sql: "PRAGMA page_size = \(GTFSStore.pageSize)")
+            // Closing never locks readers out: the writes checkpoint instead (see `checkpoint(_:)`).
+            CSQLiteConfig_disableCheckpointOnClose(db.sqliteConnection)
         }
         pool = try Self.mapNotADatabase(path: path) { try DatabasePool(path: path, configuration: configuration) }
         // Check again under the writer's lock, in case another process changed the file meanwhile.
         try pool.barrierWriteWithoutTransaction { db in try Self.refuseNewerSchema(db) }
-        try GTFSSchema.migrator.migrate(pool)
+        if configuration.readonly {
+            // Nothing is written: a read-only store must already have this build's schema.
+            let missing = try pool.read { db in
+                let applied = try GTFSSchema.migrator.appliedIdentifiers(db)
+                return GTFSSchema.migrator.migrations.filter { !applied.contains($0) }
+            }
+            if !missing.isEmpty { throw StoreError.needsMigration(path: path, missing: missing) }
+        } else {
+            try GTFSSchema.migrator.migrate(pool)
+        }
+    }
+
+    /// Opens an existing store for reading only: nothing is written, not even the marker transaction a
+    /// writable open makes when the WAL is empty, so it works on a full disk or read-only media.
+    ///
+    /// - Parameter path: the database file, which must exist and have this build's schema.
+    /// - Throws: as ``init(path:configuration:)``, and ``StoreError/needsMigration(path:missing:)``.
+    public convenience init(readingFrom path: String) throws {
+        var configuration = GTFSStore.defaultConfiguration()
+        configuration.readonly = true
+        try self.init(path: path, configuration: configuration)
     }
 
     /// Builds the indexes that serve the example queries (see ``GTFSSchema/createIndexes(_:)``).
@@ -79,6 +102,21 @@ public final class GTFSStore: Sendable {
         }
     }
 
+    /// Moves what the WAL holds into the database file and empties the WAL, so that the `.sqlite` file
+    /// alone holds every committed row (a copy of it is complete). Every import and removal ends with it.
+    ///
+    /// A checkpoint waits for the readers of older snapshots at most the busy timeout; a reader still on
+    /// one then keeps part of the WAL until a later write. Closing a connection never checkpoints: the
+    /// last connection to close would lock the database exclusively to do it, and a reader opening it
+    /// meanwhile without a busy timeout (the `sqlite3` shell) would get "database is locked".
+    ///
+    /// - Parameter truncating: `false` copies what it can and leaves the WAL as it is (a passive checkpoint,
+    ///   which readers do not see as a change of the database).
+    static func checkpoint(_ db: Database, truncating: Bool = true) {
+        // Best effort: the data is committed either way, and a WAL left in place is read by every connection.
+        _ = try? db.execute(sql: "PRAGMA wal_checkpoint(\(truncating ? "TRUNCATE" : "PASSIVE"))")
+    }
+
     /// Closes the connections; later accesses throw.
     /// - Throws: `DatabaseError` when a statement is still running.
     public func close() throws {
@@ -89,9 +127,8 @@ public final class GTFSStore: Sendable {
 
     /// What an existing file may be before the pool opens it.
     private static func checkExistingFile(at path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
-        if isDirectory.boolValue { throw StoreError.notAGTFSDatabase(path: path, reason: "it is a directory") }
+        if let problem = DatabasePath.problem(path) { throw StoreError.notAGTFSDatabase(path: path, reason: problem) }
+        guard FileManager.default.fileExists(atPath: path) else { return }
         // A 0-byte file is an empty database to SQLite.
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
         if size == 0 { return }
@@ -116,7 +153,13 @@ public final class GTFSStore: Sendable {
     /// Accepts an empty database or a GTFS store of a schema this build knows.
     private static func classify(_ db: Database, path: String) throws {
         let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        let objects = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE substr(name, 1, 7) <> 'sqlite_' ORDER BY name")
+        let names = objects.prefix(5).map(GTFSError.displayable).joined(separator: ", ") + (objects.count > 5 ? ", …" : "")
         if applicationID == GTFSSchema.applicationID {
+            // The id alone proves nothing: a store has run the first migration.
+            if !objects.isEmpty, try !GTFSSchema.migrator.appliedIdentifiers(db).contains(SchemaV1.identifier) {
+                throw StoreError.notAGTFSDatabase(path: path, reason: "it carries the GTFS application_id but not a GTFS schema (it holds \(names))")
+            }
             try refuseNewerSchema(db)
             return
         }
@@ -124,9 +167,7 @@ public final class GTFSStore: Sendable {
             let hex = String(UInt32(bitPattern: applicationID), radix: 16)
             throw StoreError.notAGTFSDatabase(path: path, reason: "its application_id 0x\(hex) belongs to another application")
         }
-        let objects = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE substr(name, 1, 7) <> 'sqlite_' ORDER BY name")
         if !objects.isEmpty {
-            let names = objects.prefix(5).joined(separator: ", ") + (objects.count > 5 ? ", …" : "")
             throw StoreError.notAGTFSDatabase(path: path, reason: "it holds other tables (\(names))")
         }
     }

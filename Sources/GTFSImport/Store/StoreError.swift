@@ -19,6 +19,14 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible, Loca
     ///   - reason: what was found instead, e.g. `it is not an SQLite database`.
     case notAGTFSDatabase(path: String, reason: String)
 
+    /// The store was opened read-only, and its schema is older than this build's: it needs its migrations,
+    /// which only a writable open applies.
+    ///
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - missing: the migrations it lacks, in order.
+    case needsMigration(path: String, missing: [String])
+
     /// One line naming the problem.
     public var description: String {
         switch self {
@@ -27,6 +35,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible, Loca
                 + " this version knows \(supported.joined(separator: ", ")))"
         case .notAGTFSDatabase(let path, let reason):
             "\(path): not a GTFS database: \(reason)"
+        case .needsMigration(let path, let missing):
+            "\(path): the store needs migrations \(missing.joined(separator: ", ")) to this version's schema; "
+                + "open it once for writing (an import does it)"
         }
     }
 

@@ -1,0 +1,45 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a database path names on disk, checked before anything is opened or created there.
+enum DatabasePath {
+    /// The file a path leads to: the path itself, or the end of its chain of symbolic links, also when
+    /// that end does not exist yet (a new store is then created there, not at the link).
+    static func resolved(_ path: String) -> String {
+        var current = path
+        // As many links as the kernel follows before ELOOP.
+        for _ in 0 ..< 40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+            else { break }
+            current = target.hasPrefix("/") ? target : (current as NSString).deletingLastPathComponent + "/" + target
+        }
+        return current
+    }
+
+    /// Why the path cannot hold a store, or `nil` when it can: it does not exist yet, or it is a regular
+    /// file (after symbolic links). A device (`/dev/null`), a directory, a socket or a pipe cannot.
+    static func problem(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "it is a directory"
+        default: return "it is not a regular file"
+        }
+    }
+
+    /// The folder that holds `path` (`.` for a bare file name).
+    static func folder(of path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
+    }
+}
