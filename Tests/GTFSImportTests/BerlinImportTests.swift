@@ -1,6 +1,6 @@
 import GRDB
 import GTFS
-import GTFSImport
+@testable import GTFSImport
 import TestSupport
 import Testing
 

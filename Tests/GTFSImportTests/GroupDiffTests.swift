@@ -210,7 +210,7 @@ struct GroupDiffTests {
     func rowHashes() throws {
         func hash(_ stopTime: StopTime) -> (UInt64, UInt64) {
             var hasher = RowHasher()
-            stopTime.bind(to: &hasher)
+            stopTime.write(to: &hasher)
             return hasher.finish()
         }
         func parse(_ line: String) throws -> StopTime {
@@ -229,13 +229,13 @@ struct GroupDiffTests {
             #expect(hash(try parse(other)) != hash(base), "\(other)")
         }
         var text = RowHasher()
-        text.bind("1")
+        text.write("1")
         var number = RowHasher()
-        number.bind(1)
+        number.write(1)
         var null = RowHasher()
-        null.bindNull()
+        null.writeNull()
         var empty = RowHasher()
-        empty.bind("")
+        empty.write("")
         #expect(Set([text.finish().0, number.finish().0, null.finish().0, empty.finish().0]).count == 4)
         #expect(text.firstText == "1" && number.firstText == nil)
     }

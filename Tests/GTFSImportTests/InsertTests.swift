@@ -1,6 +1,6 @@
 import GRDB
 import GTFS
-import GTFSImport
+@testable import GTFSImport
 import TestSupport
 import Testing
 
@@ -222,14 +222,14 @@ struct InsertTests {
     }
 }
 
-/// A record type whose binding forgets two of the three columns of `levels`.
-private struct ShortLevel: SQLiteInsertable {
+/// A record type whose writing forgets two of the three fields of `levels`.
+private struct ShortLevel: GTFSRecord {
     static let file = GTFSFile.levels
-    static let columns = Level.columns
+    typealias Field = Level.Field
     var id: String
 
     init(id: String) { self.id = id }
-    init(row: GTFS.Row) throws { id = try row.requiredText(0) }
+    init(row: CSVRow<Field>) throws { id = try row.requiredText(.levelID) }
 
-    func bind<Row: StoreRowWriter>(to row: inout Row) { row.bind(id) }
+    func write<Sink: FieldSink>(to sink: inout Sink) { sink.write(id) }
 }

@@ -1,6 +1,6 @@
 import GRDB
 import GTFS
-import GTFSImport
+@testable import GTFSImport
 import TestSupport
 import Testing
 
@@ -30,38 +30,50 @@ struct SchemaTests {
         #expect(try store.rowCounts().count == GTFSFile.allCases.count)
     }
 
-    @Test("Every table's columns are `feed` and then the record type's GTFS fields, in reference order")
-    func columnsMatchRecords() throws {
+    @Test("Every table is its description: `feed`, then each field with its type, NULL only where a record may hold no value")
+    func tablesMatchDescriptions() throws {
         let folder = try TemporaryFolder()
         let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        let sqlTypes: [FieldPrimitive: String] = [.text: "TEXT", .integer: "INTEGER", .real: "REAL"]
         try store.pool.read { db in
             for file in GTFSFile.allCases {
-                let type = file.insertableType
-                // The insert-side switch mirrors GTFSFile.accept: both must give the same type per file.
-                #expect(ObjectIdentifier(type) == ObjectIdentifier(file.recordType), "\(file.fileName)")
-                #expect(type.tableName == file.rawValue)
-                #expect(type.columnNames == type.columns.map(\.name))
-                let columns = try GRDB.Row.fetchAll(db, sql: "PRAGMA table_info(\(type.tableName))").map { $0["name"] as String }
-                #expect(columns == ["feed"] + type.columnNames, "\(file.fileName)")
+                let table = file.table
+                #expect(table.file == file && GTFSSchema.tableName(for: file) == file.rawValue)
+                let info = try GRDB.Row.fetchAll(db, sql: "PRAGMA table_info(\(file.rawValue))")
+                #expect(info.map { $0["name"] as String } == ["feed"] + table.fields.map(\.name), "\(file.fileName)")
+                for (column, field) in zip(info.dropFirst(), table.fields) {
+                    #expect(column["type"] as String == sqlTypes[field.type.primitive], "\(file.rawValue).\(field.name)")
+                    #expect((column["notnull"] as Int == 1) == !field.isNullable, "\(file.rawValue).\(field.name)")
+                }
             }
         }
     }
 
-    @Test("Columns the reference requires are NOT NULL (except fare_attributes.transfers, where empty means unlimited)")
-    func requiredColumnsAreNotNull() throws {
+    @Test("Keys are the descriptions' keys with `feed` last: a primary key, or a unique index where a part may be empty")
+    func keysMatchDescriptions() throws {
         let folder = try TemporaryFolder()
         let store = try GTFSStore(path: folder.file("feed.sqlite"))
         try store.pool.read { db in
             for file in GTFSFile.allCases {
-                let type = file.insertableType
-                let info = try GRDB.Row.fetchAll(db, sql: "PRAGMA table_info(\(type.tableName))")
-                let notNull = Set(info.filter { ($0["notnull"] as Int) == 1 }.map { $0["name"] as String })
-                for column in type.columns where column.isRequired {
-                    if file == .fareAttributes && column.name == "transfers" {
-                        #expect(!notNull.contains(column.name))
-                    } else {
-                        #expect(notNull.contains(column.name), "\(file.rawValue).\(column.name) should be NOT NULL")
-                    }
+                let table = file.table
+                let info = try GRDB.Row.fetchAll(db, sql: "PRAGMA table_info(\(file.rawValue))")
+                let pk = info.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
+                let index = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: ["\(file.rawValue)_key"])
+                let keyFields = table.keyFields
+                if keyFields.isEmpty {
+                    #expect(pk.isEmpty, "\(file.rawValue)")
+                    // attribution_id may be empty, and empty ids repeat: its unique index keeps NULLs distinct.
+                    #expect(index == (file == .attributions ? "CREATE UNIQUE INDEX attributions_key ON attributions (attribution_id, feed)" : nil))
+                } else if keyFields.allSatisfy({ !$0.isNullable }) {
+                    #expect(pk == keyFields.map(\.name) + ["feed"], "\(file.rawValue)")
+                    #expect(index == nil)
+                } else {
+                    #expect(pk.isEmpty, "\(file.rawValue)")
+                    let expressions = keyFields.map { $0.isNullable ? "ifnull(\($0.name), '')" : $0.name } + ["feed"]
+                    let normalized = index?.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                    #expect(normalized == "CREATE UNIQUE INDEX \(file.rawValue)_key ON \(file.rawValue) ( \(expressions.joined(separator: ", ")) )"
+                        || normalized == "CREATE UNIQUE INDEX \(file.rawValue)_key ON \(file.rawValue) (\(expressions.joined(separator: ", ")))",
+                        "\(file.rawValue): \(normalized ?? "no key index")")
                 }
             }
         }
@@ -99,7 +111,7 @@ struct SchemaTests {
         try store.pool.write { db in
             for file in GTFSFile.allCases {
                 let csv = try #require(Fixtures.oneRowPerFile[file], "no fixture for \(file.fileName)")
-                let inserted = try file.acceptInsertable(OneRowInsertion(csv: csv, db: db))
+                let inserted = try file.accept(OneRowInsertion(csv: csv, db: db))
                 #expect(inserted == 1, "\(file.fileName)")
             }
         }

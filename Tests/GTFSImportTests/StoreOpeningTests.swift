@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import GTFS
-import GTFSImport
+@testable import GTFSImport
 import TestSupport
 import Testing
 

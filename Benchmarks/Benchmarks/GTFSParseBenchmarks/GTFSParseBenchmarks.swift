@@ -10,10 +10,20 @@ import Glibc
 /// `String`, times and integers are parsed from the bytes, so decoding one allocates nothing.
 struct StopTimeNumbers: GTFSRecord {
     static let file = GTFSFile.stopTimes
-    static let columns: [ColumnSpec] = [
-        .required("trip_id"), .optional("arrival_time"), .optional("departure_time"), .required("stop_sequence"),
-        .optional("pickup_type"), .optional("drop_off_type"),
-    ]
+    enum Field: Int, GTFSField {
+        case tripID, arrival, departure, sequence, pickup, dropOff
+        var spec: FieldSpec {
+            switch self {
+            case .tripID: FieldSpec("trip_id", .id, .required)
+            case .arrival: FieldSpec("arrival_time", .time)
+            case .departure: FieldSpec("departure_time", .time)
+            case .sequence: FieldSpec("stop_sequence", .integer, .required)
+            case .pickup: FieldSpec("pickup_type", .enumeration)
+            case .dropOff: FieldSpec("drop_off_type", .enumeration)
+            }
+        }
+        static let key: [Field] = [.tripID, .sequence]
+    }
     var tripID: String
     var arrival: GTFSTime?
     var departure: GTFSTime?
@@ -21,13 +31,22 @@ struct StopTimeNumbers: GTFSRecord {
     var pickup: PickupDropOffType?
     var dropOff: PickupDropOffType?
 
-    init(row: Row) throws {
-        tripID = try row.requiredText(0)
-        arrival = try row.time(1)
-        departure = try row.time(2)
-        sequence = try row.requiredNonNegativeInt(3)
-        pickup = try row.enumeration(4)
-        dropOff = try row.enumeration(5)
+    init(row: CSVRow<Field>) throws {
+        tripID = try row.requiredText(.tripID)
+        arrival = try row.time(.arrival)
+        departure = try row.time(.departure)
+        sequence = try row.requiredNonNegativeInt(.sequence)
+        pickup = try row.enumeration(.pickup)
+        dropOff = try row.enumeration(.dropOff)
+    }
+
+    func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(tripID)
+        sink.write(arrival)
+        sink.write(departure)
+        sink.write(sequence)
+        sink.write(pickup)
+        sink.write(dropOff)
     }
 }
 

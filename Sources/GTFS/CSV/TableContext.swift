@@ -1,7 +1,7 @@
 /// What a table parse knows about its file: name, header mapping, and the warnings so far.
 final class TableContext {
     let fileName: String
-    let columns: [ColumnSpec]
+    let columns: [FieldSpec]
     /// For each column of the record type, its position in the header, or -1 when absent.
     private let map: UnsafeMutablePointer<Int>
     /// Warnings kept in full; past ``maxStoredWarnings`` only ``warningCount`` grows.
@@ -15,7 +15,7 @@ final class TableContext {
     /// once decoded (the accessors that read values cannot throw).
     @exclusivity(unchecked) private(set) var oversized: GTFSError?
 
-    init(fileName: String, columns: [ColumnSpec], options: ParseOptions) {
+    init(fileName: String, columns: [FieldSpec], options: ParseOptions) {
         self.fileName = fileName
         self.columns = columns
         self.maxStoredWarnings = options.maxStoredWarnings

@@ -12,7 +12,7 @@ final class TableParseCore {
     private let options: ParseOptions
     private let parser = CSVRowParser()
     private let context: TableContext
-    private let columns: [ColumnSpec]
+    private let columns: [FieldSpec]
     @exclusivity(unchecked) private var headerCount = -1
     @exclusivity(unchecked) private var encoding = Encoding.utf8
     private var scratch: [UInt8] = []
@@ -21,7 +21,7 @@ final class TableParseCore {
     @exclusivity(unchecked) private var summary: TableSummary
 
     @usableFromInline
-    init(fileName: String, file: GTFSFile, columns: [ColumnSpec], options: ParseOptions) {
+    init(fileName: String, file: GTFSFile, columns: [FieldSpec], options: ParseOptions) {
         self.options = options
         self.columns = columns
         context = TableContext(fileName: fileName, columns: columns, options: options)
@@ -34,7 +34,7 @@ final class TableParseCore {
     ///
     /// `decode` appends the record and returns normally, or throws the record's ``GTFSError``.
     @usableFromInline
-    func consume(_ lineBytes: UnsafeRawBufferPointer, number: Int, decode: (Row) throws -> Void) throws {
+    func consume(_ lineBytes: UnsafeRawBufferPointer, number: Int, decode: (RowCells) throws -> Void) throws {
         let bytes = lineBytes
         let continuing = parser.isContinuing
         if !continuing {
@@ -130,7 +130,7 @@ final class TableParseCore {
         for (column, spec) in columns.enumerated() {
             if let position = positions[spec.name] {
                 context.setFieldIndex(position, ofColumn: column)
-            } else if spec.isRequired {
+            } else if spec.isRequiredColumn {
                 throw GTFSError(
                     .missingColumn, file: context.fileName, line: recordStart, column: spec.name,
                     message: "required column is missing from the header")
@@ -149,7 +149,7 @@ final class TableParseCore {
     // MARK: - Records
 
     @inline(__always)
-    private func decodeRecord(_ decode: (Row) throws -> Void) throws {
+    private func decodeRecord(_ decode: (RowCells) throws -> Void) throws {
         let cells = parser.fieldCount
         if cells != headerCount {
             let message =
@@ -164,7 +164,7 @@ final class TableParseCore {
             context.warn(problem)
         }
         do {
-            try decode(Row(line: recordStart, parser: parser, table: context))
+            try decode(RowCells(line: recordStart, parser: parser, table: context))
             summary.rowsRead += 1
             summary.rowsParsed += 1
         } catch let error as GTFSError {

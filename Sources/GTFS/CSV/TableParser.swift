@@ -75,7 +75,7 @@ public enum TableParser {
         deliver: ([R], [Int]) throws -> Void
     ) throws -> TableSummary {
         try options.validate()
-        let core = TableParseCore(fileName: fileName, file: R.file, columns: R.columns, options: options)
+        let core = TableParseCore(fileName: fileName, file: R.file, columns: R.Field.allCases.map(\.spec), options: options)
         var batch: [R] = []
         var lines: [Int] = []
         batch.reserveCapacity(options.batchSize)
@@ -89,7 +89,8 @@ public enum TableParser {
                 try core.rejectOverlong(line: line.number, length: line.overlongLength, limit: reader.options.maxLineLength)
                 return
             }
-            try core.consume(line.bytes, number: line.number) { row in
+            try core.consume(line.bytes, number: line.number) { cells in
+                let row = CSVRow<R.Field>(cells)
                 let record = try R(row: row)
                 try row.checkLengths()
                 batch.append(record)

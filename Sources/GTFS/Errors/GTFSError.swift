@@ -46,6 +46,9 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, e.g. `is not a decimal number`.
     public let message: String
 
+    /// The most bytes of a value an error quotes: errors are kept by the thousand, values may be megabytes.
+    public static let quotedLength = 200
+
     /// Creates an error.
     public init(_ kind: Kind, file: String, line: Int? = nil, column: String? = nil, text: String? = nil, message: String) {
         self.kind = kind

@@ -1,5 +1,8 @@
 /// A batch of records of one file, as the feed parser delivers them.
 ///
+/// Its records keep their type: ``records(as:)`` gives them when you know the file, and ``accept(_:)`` hands
+/// them to code written once for every record type (a store's insert, a hash), specialised per type.
+///
 /// ```swift
 /// if let stops = batch.records(as: Stop.self) { names += stops.compactMap(\.stopName) }
 /// ```
@@ -12,7 +15,7 @@ public struct RecordBatch: Sendable {
     public let count: Int
     /// The 1-based line where each record starts, index for index (empty when unknown).
     public let lines: [Int]
-    private let storage: any Sendable
+    private let storage: any RecordStorage
 
     /// Wraps an array of records.
     ///
@@ -25,7 +28,7 @@ public struct RecordBatch: Sendable {
         self.fileName = fileName
         self.count = records.count
         self.lines = lines
-        self.storage = records
+        self.storage = TypedRecords(records: records)
     }
 
     /// The line where the record at `index` starts, when known.
@@ -35,6 +38,38 @@ public struct RecordBatch: Sendable {
 
     /// The records, when they are of type `R` (check ``file`` to know which type to ask for).
     public func records<R: GTFSRecord>(as type: R.Type) -> [R]? {
-        storage as? [R]
+        (storage as? TypedRecords<R>)?.records
+    }
+
+    /// Hands the records, with their type, to `visitor`.
+    ///
+    /// - Returns: what the visitor returns.
+    /// - Throws: what the visitor throws.
+    public func accept<V: RecordBatchVisitor>(_ visitor: V) throws(V.Failure) -> V.Output {
+        try storage.accept(visitor)
+    }
+}
+
+/// Code written once for the records of every file, run with their concrete type (see
+/// ``RecordBatch/accept(_:)``), so it is specialised per record type instead of going through an existential.
+public protocol RecordBatchVisitor {
+    /// What the visit gives.
+    associatedtype Output
+    /// What the visit may throw (`Never` when it cannot fail).
+    associatedtype Failure: Error = any Error
+    /// Does the work for one batch's records.
+    func visit<R: GTFSRecord>(_ records: [R]) throws(Failure) -> Output
+}
+
+/// The records of a batch behind a type-erased front that still dispatches by type.
+private protocol RecordStorage: Sendable {
+    func accept<V: RecordBatchVisitor>(_ visitor: V) throws(V.Failure) -> V.Output
+}
+
+private struct TypedRecords<R: GTFSRecord>: RecordStorage {
+    let records: [R]
+
+    func accept<V: RecordBatchVisitor>(_ visitor: V) throws(V.Failure) -> V.Output {
+        try visitor.visit(records)
     }
 }

@@ -3,17 +3,30 @@ public struct Agency: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.agency
 
-    enum Column: Int {
+    /// The fields of `agency.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case agencyID, agencyName, agencyURL, agencyTimezone, agencyLang, agencyPhone, agencyFareURL, agencyEmail
         case cemvSupport
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .agencyID: FieldSpec("agency_id", .id)
+            case .agencyName: FieldSpec("agency_name", .text, .required)
+            case .agencyURL: FieldSpec("agency_url", .text, .required)
+            case .agencyTimezone: FieldSpec("agency_timezone", .text, .required)
+            case .agencyLang: FieldSpec("agency_lang", .text)
+            case .agencyPhone: FieldSpec("agency_phone", .text)
+            case .agencyFareURL: FieldSpec("agency_fare_url", .text)
+            case .agencyEmail: FieldSpec("agency_email", .text)
+            case .cemvSupport: FieldSpec("cemv_support", .enumeration, .defaulted)
+            }
+        }
+
+        /// The key: `agency_id`.
+        public static let key: [Field] = [.agencyID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .optional("agency_id"), .required("agency_name"), .required("agency_url"), .required("agency_timezone"),
-        .optional("agency_lang"), .optional("agency_phone"), .optional("agency_fare_url"), .optional("agency_email"),
-        .optional("cemv_support"),
-    ]
 
     /// `agency_id`: required when the feed has several agencies (a check across rows, not made here).
     public var agencyID: GTFSID?
@@ -36,16 +49,30 @@ public struct Agency: GTFSRecord, Hashable {
 
     /// Decodes an agency.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
-    public init(row: Row) throws {
-        typealias C = Column
-        agencyID = row.id(C.agencyID.rawValue)
-        agencyName = try row.requiredText(C.agencyName.rawValue)
-        agencyURL = try row.requiredURL(C.agencyURL.rawValue)
-        agencyTimezone = try row.requiredTimezone(C.agencyTimezone.rawValue)
-        agencyLang = row.languageCode(C.agencyLang.rawValue)
-        agencyPhone = row.phoneNumber(C.agencyPhone.rawValue)
-        agencyFareURL = row.url(C.agencyFareURL.rawValue)
-        agencyEmail = row.email(C.agencyEmail.rawValue)
-        cemvSupport = try row.enumeration(C.cemvSupport.rawValue) ?? .noInformation
+    public init(row: CSVRow<Field>) throws {
+        agencyID = row.id(.agencyID)
+        agencyName = try row.requiredText(.agencyName)
+        agencyURL = try row.requiredURL(.agencyURL)
+        agencyTimezone = try row.requiredTimezone(.agencyTimezone)
+        agencyLang = row.languageCode(.agencyLang)
+        agencyPhone = row.phoneNumber(.agencyPhone)
+        agencyFareURL = row.url(.agencyFareURL)
+        agencyEmail = row.email(.agencyEmail)
+        cemvSupport = try row.enumeration(.cemvSupport) ?? .noInformation
+    }
+}
+
+extension Agency {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(agencyID)
+        sink.write(agencyName)
+        sink.write(agencyURL)
+        sink.write(agencyTimezone)
+        sink.write(agencyLang)
+        sink.write(agencyPhone)
+        sink.write(agencyFareURL)
+        sink.write(agencyEmail)
+        sink.write(cemvSupport)
     }
 }

@@ -3,14 +3,22 @@ public struct Area: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.areas
 
-    enum Column: Int {
+    /// The fields of `areas.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case areaID, areaName
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .areaID: FieldSpec("area_id", .id, .required)
+            case .areaName: FieldSpec("area_name", .text)
+            }
+        }
+
+        /// The key: `area_id`.
+        public static let key: [Field] = [.areaID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("area_id"), .optional("area_name"),
-    ]
 
     /// `area_id`: unique among areas.
     public var areaID: GTFSID
@@ -19,9 +27,16 @@ public struct Area: GTFSRecord, Hashable {
 
     /// Decodes an area.
     /// - Throws: ``GTFSError`` when `area_id` is missing.
-    public init(row: Row) throws {
-        typealias C = Column
-        areaID = try row.requiredID(C.areaID.rawValue)
-        areaName = row.text(C.areaName.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        areaID = try row.requiredID(.areaID)
+        areaName = row.text(.areaName)
+    }
+}
+
+extension Area {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(areaID)
+        sink.write(areaName)
     }
 }

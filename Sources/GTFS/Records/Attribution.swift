@@ -3,17 +3,32 @@ public struct Attribution: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.attributions
 
-    enum Column: Int {
+    /// The fields of `attributions.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case attributionID, agencyID, routeID, tripID, organizationName, isProducer, isOperator, isAuthority
         case attributionURL, attributionEmail, attributionPhone
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .attributionID: FieldSpec("attribution_id", .id)
+            case .agencyID: FieldSpec("agency_id", .id)
+            case .routeID: FieldSpec("route_id", .id)
+            case .tripID: FieldSpec("trip_id", .id)
+            case .organizationName: FieldSpec("organization_name", .text, .required)
+            case .isProducer: FieldSpec("is_producer", .boolean, .defaulted)
+            case .isOperator: FieldSpec("is_operator", .boolean, .defaulted)
+            case .isAuthority: FieldSpec("is_authority", .boolean, .defaulted)
+            case .attributionURL: FieldSpec("attribution_url", .text)
+            case .attributionEmail: FieldSpec("attribution_email", .text)
+            case .attributionPhone: FieldSpec("attribution_phone", .text)
+            }
+        }
+
+        /// No key: rows are compared whole.
+        public static let key: [Field] = []
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .optional("attribution_id"), .optional("agency_id"), .optional("route_id"), .optional("trip_id"),
-        .required("organization_name"), .optional("is_producer"), .optional("is_operator"), .optional("is_authority"),
-        .optional("attribution_url"), .optional("attribution_email"), .optional("attribution_phone"),
-    ]
 
     /// `attribution_id`.
     public var attributionID: GTFSID?
@@ -42,29 +57,45 @@ public struct Attribution: GTFSRecord, Hashable {
     ///
     /// An organisation with none of the three roles is kept with a warning.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
-    public init(row: Row) throws {
-        typealias C = Column
-        attributionID = row.id(C.attributionID.rawValue)
-        agencyID = row.id(C.agencyID.rawValue)
-        routeID = row.id(C.routeID.rawValue)
-        tripID = row.id(C.tripID.rawValue)
-        organizationName = try row.requiredText(C.organizationName.rawValue)
-        isProducer = try row.zeroOrOne(C.isProducer.rawValue) ?? false
-        isOperator = try row.zeroOrOne(C.isOperator.rawValue) ?? false
-        isAuthority = try row.zeroOrOne(C.isAuthority.rawValue) ?? false
-        attributionURL = row.url(C.attributionURL.rawValue)
-        attributionEmail = row.email(C.attributionEmail.rawValue)
-        attributionPhone = row.phoneNumber(C.attributionPhone.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        attributionID = row.id(.attributionID)
+        agencyID = row.id(.agencyID)
+        routeID = row.id(.routeID)
+        tripID = row.id(.tripID)
+        organizationName = try row.requiredText(.organizationName)
+        isProducer = try row.zeroOrOne(.isProducer) ?? false
+        isOperator = try row.zeroOrOne(.isOperator) ?? false
+        isAuthority = try row.zeroOrOne(.isAuthority) ?? false
+        attributionURL = row.url(.attributionURL)
+        attributionEmail = row.email(.attributionEmail)
+        attributionPhone = row.phoneNumber(.attributionPhone)
 
         if agencyID != nil && (routeID != nil || tripID != nil) {
-            let other = routeID != nil ? C.routeID : C.tripID
-            throw row.ruleError(other.rawValue, "is forbidden when agency_id is given (at most one of agency_id, route_id, trip_id)")
+            let other: Field = routeID != nil ? .routeID : .tripID
+            throw row.ruleError(other, "is forbidden when agency_id is given (at most one of agency_id, route_id, trip_id)")
         }
         if routeID != nil && tripID != nil {
-            throw row.ruleError(C.tripID.rawValue, "is forbidden when route_id is given (at most one of agency_id, route_id, trip_id)")
+            throw row.ruleError(.tripID, "is forbidden when route_id is given (at most one of agency_id, route_id, trip_id)")
         }
         if !isProducer && !isOperator && !isAuthority {
-            row.warn(C.isProducer.rawValue, "should be 1 when is_operator and is_authority are not (an attribution needs a role)")
+            row.warn(.isProducer, "should be 1 when is_operator and is_authority are not (an attribution needs a role)")
         }
+    }
+}
+
+extension Attribution {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(attributionID)
+        sink.write(agencyID)
+        sink.write(routeID)
+        sink.write(tripID)
+        sink.write(organizationName)
+        sink.write(isProducer)
+        sink.write(isOperator)
+        sink.write(isAuthority)
+        sink.write(attributionURL)
+        sink.write(attributionEmail)
+        sink.write(attributionPhone)
     }
 }

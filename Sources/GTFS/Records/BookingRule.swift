@@ -3,20 +3,37 @@ public struct BookingRule: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.bookingRules
 
-    enum Column: Int {
+    /// The fields of `booking_rules.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case bookingRuleID, bookingType, priorNoticeDurationMin, priorNoticeDurationMax, priorNoticeLastDay
         case priorNoticeLastTime, priorNoticeStartDay, priorNoticeStartTime, priorNoticeServiceID, message
         case pickupMessage, dropOffMessage, phoneNumber, infoURL, bookingURL
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .bookingRuleID: FieldSpec("booking_rule_id", .id, .required)
+            case .bookingType: FieldSpec("booking_type", .enumeration, .required)
+            case .priorNoticeDurationMin: FieldSpec("prior_notice_duration_min", .integer, .conditionallyRequired)
+            case .priorNoticeDurationMax: FieldSpec("prior_notice_duration_max", .integer)
+            case .priorNoticeLastDay: FieldSpec("prior_notice_last_day", .integer, .conditionallyRequired)
+            case .priorNoticeLastTime: FieldSpec("prior_notice_last_time", .time, .conditionallyRequired)
+            case .priorNoticeStartDay: FieldSpec("prior_notice_start_day", .integer)
+            case .priorNoticeStartTime: FieldSpec("prior_notice_start_time", .time, .conditionallyRequired)
+            case .priorNoticeServiceID: FieldSpec("prior_notice_service_id", .id)
+            case .message: FieldSpec("message", .text)
+            case .pickupMessage: FieldSpec("pickup_message", .text)
+            case .dropOffMessage: FieldSpec("drop_off_message", .text)
+            case .phoneNumber: FieldSpec("phone_number", .text)
+            case .infoURL: FieldSpec("info_url", .text)
+            case .bookingURL: FieldSpec("booking_url", .text)
+            }
+        }
+
+        /// The key: `booking_rule_id`.
+        public static let key: [Field] = [.bookingRuleID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("booking_rule_id"), .required("booking_type"), .optional("prior_notice_duration_min"),
-        .optional("prior_notice_duration_max"), .optional("prior_notice_last_day"), .optional("prior_notice_last_time"),
-        .optional("prior_notice_start_day"), .optional("prior_notice_start_time"), .optional("prior_notice_service_id"),
-        .optional("message"), .optional("pickup_message"), .optional("drop_off_message"), .optional("phone_number"),
-        .optional("info_url"), .optional("booking_url"),
-    ]
 
     /// `booking_rule_id`: unique among booking rules.
     public var bookingRuleID: GTFSID
@@ -55,61 +72,81 @@ public struct BookingRule: GTFSRecord, Hashable {
 
     /// Decodes a booking rule and checks which prior-notice fields the booking type requires or forbids.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
-    public init(row: Row) throws {
-        typealias C = Column
-        bookingRuleID = try row.requiredID(C.bookingRuleID.rawValue)
-        bookingType = try row.requiredEnumeration(C.bookingType.rawValue)
-        priorNoticeDurationMin = try row.int(C.priorNoticeDurationMin.rawValue)
-        priorNoticeDurationMax = try row.int(C.priorNoticeDurationMax.rawValue)
-        priorNoticeLastDay = try row.int(C.priorNoticeLastDay.rawValue)
-        priorNoticeLastTime = try row.time(C.priorNoticeLastTime.rawValue)
-        priorNoticeStartDay = try row.int(C.priorNoticeStartDay.rawValue)
-        priorNoticeStartTime = try row.time(C.priorNoticeStartTime.rawValue)
-        priorNoticeServiceID = row.id(C.priorNoticeServiceID.rawValue)
-        message = row.text(C.message.rawValue)
-        pickupMessage = row.text(C.pickupMessage.rawValue)
-        dropOffMessage = row.text(C.dropOffMessage.rawValue)
-        phoneNumber = row.phoneNumber(C.phoneNumber.rawValue)
-        infoURL = row.url(C.infoURL.rawValue)
-        bookingURL = row.url(C.bookingURL.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        bookingRuleID = try row.requiredID(.bookingRuleID)
+        bookingType = try row.requiredEnumeration(.bookingType)
+        priorNoticeDurationMin = try row.int(.priorNoticeDurationMin)
+        priorNoticeDurationMax = try row.int(.priorNoticeDurationMax)
+        priorNoticeLastDay = try row.int(.priorNoticeLastDay)
+        priorNoticeLastTime = try row.time(.priorNoticeLastTime)
+        priorNoticeStartDay = try row.int(.priorNoticeStartDay)
+        priorNoticeStartTime = try row.time(.priorNoticeStartTime)
+        priorNoticeServiceID = row.id(.priorNoticeServiceID)
+        message = row.text(.message)
+        pickupMessage = row.text(.pickupMessage)
+        dropOffMessage = row.text(.dropOffMessage)
+        phoneNumber = row.phoneNumber(.phoneNumber)
+        infoURL = row.url(.infoURL)
+        bookingURL = row.url(.bookingURL)
 
         let type = "booking_type \(bookingType.code)"
         switch bookingType {
         case .realTime:
-            if priorNoticeDurationMin != nil { throw row.ruleError(C.priorNoticeDurationMin.rawValue, "is forbidden for \(type)") }
-            if priorNoticeDurationMax != nil { throw row.ruleError(C.priorNoticeDurationMax.rawValue, "is forbidden for \(type)") }
-            if priorNoticeLastDay != nil { throw row.ruleError(C.priorNoticeLastDay.rawValue, "is forbidden for \(type)") }
-            if priorNoticeStartDay != nil { throw row.ruleError(C.priorNoticeStartDay.rawValue, "is forbidden for \(type)") }
+            if priorNoticeDurationMin != nil { throw row.ruleError(.priorNoticeDurationMin, "is forbidden for \(type)") }
+            if priorNoticeDurationMax != nil { throw row.ruleError(.priorNoticeDurationMax, "is forbidden for \(type)") }
+            if priorNoticeLastDay != nil { throw row.ruleError(.priorNoticeLastDay, "is forbidden for \(type)") }
+            if priorNoticeStartDay != nil { throw row.ruleError(.priorNoticeStartDay, "is forbidden for \(type)") }
         case .sameDay:
-            if priorNoticeDurationMin == nil { throw row.ruleError(C.priorNoticeDurationMin.rawValue, "is required for \(type)") }
-            if priorNoticeLastDay != nil { throw row.ruleError(C.priorNoticeLastDay.rawValue, "is forbidden for \(type)") }
+            if priorNoticeDurationMin == nil { throw row.ruleError(.priorNoticeDurationMin, "is required for \(type)") }
+            if priorNoticeLastDay != nil { throw row.ruleError(.priorNoticeLastDay, "is forbidden for \(type)") }
             if priorNoticeStartDay != nil && priorNoticeDurationMax != nil {
-                throw row.ruleError(C.priorNoticeStartDay.rawValue, "is forbidden for \(type) when prior_notice_duration_max is given")
+                throw row.ruleError(.priorNoticeStartDay, "is forbidden for \(type) when prior_notice_duration_max is given")
             }
         case .priorDays:
-            if priorNoticeDurationMin != nil { throw row.ruleError(C.priorNoticeDurationMin.rawValue, "is forbidden for \(type)") }
-            if priorNoticeDurationMax != nil { throw row.ruleError(C.priorNoticeDurationMax.rawValue, "is forbidden for \(type)") }
-            if priorNoticeLastDay == nil { throw row.ruleError(C.priorNoticeLastDay.rawValue, "is required for \(type)") }
+            if priorNoticeDurationMin != nil { throw row.ruleError(.priorNoticeDurationMin, "is forbidden for \(type)") }
+            if priorNoticeDurationMax != nil { throw row.ruleError(.priorNoticeDurationMax, "is forbidden for \(type)") }
+            if priorNoticeLastDay == nil { throw row.ruleError(.priorNoticeLastDay, "is required for \(type)") }
         case .unknown:
             break
         }
         if priorNoticeLastDay != nil && priorNoticeLastTime == nil {
-            throw row.ruleError(C.priorNoticeLastTime.rawValue, "is required when prior_notice_last_day is given")
+            throw row.ruleError(.priorNoticeLastTime, "is required when prior_notice_last_day is given")
         }
         if priorNoticeLastDay == nil && priorNoticeLastTime != nil {
-            throw row.ruleError(C.priorNoticeLastTime.rawValue, "is forbidden when prior_notice_last_day is empty")
+            throw row.ruleError(.priorNoticeLastTime, "is forbidden when prior_notice_last_day is empty")
         }
         if priorNoticeStartDay != nil && priorNoticeStartTime == nil {
-            throw row.ruleError(C.priorNoticeStartTime.rawValue, "is required when prior_notice_start_day is given")
+            throw row.ruleError(.priorNoticeStartTime, "is required when prior_notice_start_day is given")
         }
         if priorNoticeStartDay == nil && priorNoticeStartTime != nil {
-            throw row.ruleError(C.priorNoticeStartTime.rawValue, "is forbidden when prior_notice_start_day is empty")
+            throw row.ruleError(.priorNoticeStartTime, "is forbidden when prior_notice_start_day is empty")
         }
         switch bookingType {
         case .realTime, .sameDay:
-            if priorNoticeServiceID != nil { throw row.ruleError(C.priorNoticeServiceID.rawValue, "is forbidden for \(type)") }
+            if priorNoticeServiceID != nil { throw row.ruleError(.priorNoticeServiceID, "is forbidden for \(type)") }
         case .priorDays, .unknown:
             break
         }
+    }
+}
+
+extension BookingRule {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(bookingRuleID)
+        sink.write(bookingType)
+        sink.write(priorNoticeDurationMin)
+        sink.write(priorNoticeDurationMax)
+        sink.write(priorNoticeLastDay)
+        sink.write(priorNoticeLastTime)
+        sink.write(priorNoticeStartDay)
+        sink.write(priorNoticeStartTime)
+        sink.write(priorNoticeServiceID)
+        sink.write(message)
+        sink.write(pickupMessage)
+        sink.write(dropOffMessage)
+        sink.write(phoneNumber)
+        sink.write(infoURL)
+        sink.write(bookingURL)
     }
 }

@@ -5,16 +5,30 @@ public struct Calendar: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.calendar
 
-    enum Column: Int {
+    /// The fields of `calendar.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case serviceID, monday, tuesday, wednesday, thursday, friday, saturday, sunday, startDate, endDate
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .serviceID: FieldSpec("service_id", .id, .required)
+            case .monday: FieldSpec("monday", .boolean, .required)
+            case .tuesday: FieldSpec("tuesday", .boolean, .required)
+            case .wednesday: FieldSpec("wednesday", .boolean, .required)
+            case .thursday: FieldSpec("thursday", .boolean, .required)
+            case .friday: FieldSpec("friday", .boolean, .required)
+            case .saturday: FieldSpec("saturday", .boolean, .required)
+            case .sunday: FieldSpec("sunday", .boolean, .required)
+            case .startDate: FieldSpec("start_date", .date, .required)
+            case .endDate: FieldSpec("end_date", .date, .required)
+            }
+        }
+
+        /// The key: `service_id`.
+        public static let key: [Field] = [.serviceID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("service_id"), .required("monday"), .required("tuesday"), .required("wednesday"),
-        .required("thursday"), .required("friday"), .required("saturday"), .required("sunday"),
-        .required("start_date"), .required("end_date"),
-    ]
 
     /// `service_id`.
     public var serviceID: GTFSID
@@ -40,17 +54,32 @@ public struct Calendar: GTFSRecord, Hashable {
     /// Decodes a calendar row.
     /// - Throws: ``GTFSError`` for an invalid value (a weekday other than `0` or `1`, a bad date) or a
     ///   missing required one.
-    public init(row: Row) throws {
-        typealias C = Column
-        serviceID = try row.requiredID(C.serviceID.rawValue)
-        monday = try row.requiredZeroOrOne(C.monday.rawValue)
-        tuesday = try row.requiredZeroOrOne(C.tuesday.rawValue)
-        wednesday = try row.requiredZeroOrOne(C.wednesday.rawValue)
-        thursday = try row.requiredZeroOrOne(C.thursday.rawValue)
-        friday = try row.requiredZeroOrOne(C.friday.rawValue)
-        saturday = try row.requiredZeroOrOne(C.saturday.rawValue)
-        sunday = try row.requiredZeroOrOne(C.sunday.rawValue)
-        startDate = try row.requiredDate(C.startDate.rawValue)
-        endDate = try row.requiredDate(C.endDate.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        serviceID = try row.requiredID(.serviceID)
+        monday = try row.requiredZeroOrOne(.monday)
+        tuesday = try row.requiredZeroOrOne(.tuesday)
+        wednesday = try row.requiredZeroOrOne(.wednesday)
+        thursday = try row.requiredZeroOrOne(.thursday)
+        friday = try row.requiredZeroOrOne(.friday)
+        saturday = try row.requiredZeroOrOne(.saturday)
+        sunday = try row.requiredZeroOrOne(.sunday)
+        startDate = try row.requiredDate(.startDate)
+        endDate = try row.requiredDate(.endDate)
+    }
+}
+
+extension Calendar {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(serviceID)
+        sink.write(monday)
+        sink.write(tuesday)
+        sink.write(wednesday)
+        sink.write(thursday)
+        sink.write(friday)
+        sink.write(saturday)
+        sink.write(sunday)
+        sink.write(startDate)
+        sink.write(endDate)
     }
 }

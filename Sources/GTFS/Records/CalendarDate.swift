@@ -3,14 +3,23 @@ public struct CalendarDate: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.calendarDates
 
-    enum Column: Int {
+    /// The fields of `calendar_dates.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case serviceID, date, exceptionType
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .serviceID: FieldSpec("service_id", .id, .required)
+            case .date: FieldSpec("date", .date, .required)
+            case .exceptionType: FieldSpec("exception_type", .enumeration, .required)
+            }
+        }
+
+        /// The key: `service_id`, `date`.
+        public static let key: [Field] = [.serviceID, .date]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("service_id"), .required("date"), .required("exception_type"),
-    ]
 
     /// `service_id`: a `calendar.txt` service, or a service defined only by its dates here.
     public var serviceID: GTFSID
@@ -21,10 +30,18 @@ public struct CalendarDate: GTFSRecord, Hashable {
 
     /// Decodes a calendar date.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
-    public init(row: Row) throws {
-        typealias C = Column
-        serviceID = try row.requiredID(C.serviceID.rawValue)
-        date = try row.requiredDate(C.date.rawValue)
-        exceptionType = try row.requiredEnumeration(C.exceptionType.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        serviceID = try row.requiredID(.serviceID)
+        date = try row.requiredDate(.date)
+        exceptionType = try row.requiredEnumeration(.exceptionType)
+    }
+}
+
+extension CalendarDate {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(serviceID)
+        sink.write(date)
+        sink.write(exceptionType)
     }
 }

@@ -3,15 +3,27 @@ public struct FareAttribute: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.fareAttributes
 
-    enum Column: Int {
+    /// The fields of `fare_attributes.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case fareID, price, currencyType, paymentMethod, transfers, agencyID, transferDuration
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .fareID: FieldSpec("fare_id", .id, .required)
+            case .price: FieldSpec("price", .currencyAmount, .required)
+            case .currencyType: FieldSpec("currency_type", .text, .required)
+            case .paymentMethod: FieldSpec("payment_method", .enumeration, .required)
+            case .transfers: FieldSpec("transfers", .enumeration, .requiredOrEmpty)
+            case .agencyID: FieldSpec("agency_id", .id)
+            case .transferDuration: FieldSpec("transfer_duration", .integer)
+            }
+        }
+
+        /// The key: `fare_id`.
+        public static let key: [Field] = [.fareID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("fare_id"), .required("price"), .required("currency_type"), .required("payment_method"),
-        .required("transfers"), .optional("agency_id"), .optional("transfer_duration"),
-    ]
 
     /// `fare_id`: unique among fares.
     public var fareID: GTFSID
@@ -30,16 +42,28 @@ public struct FareAttribute: GTFSRecord, Hashable {
 
     /// Decodes a fare.
     /// - Throws: ``GTFSError`` for an invalid or missing value.
-    public init(row: Row) throws {
-        typealias C = Column
-        fareID = try row.requiredID(C.fareID.rawValue)
-        price = try row.requiredCurrencyAmount(C.price.rawValue)
-        currencyType = try row.requiredCurrencyCode(C.currencyType.rawValue)
-        paymentMethod = try row.requiredEnumeration(C.paymentMethod.rawValue)
-        transfers = try row.enumeration(C.transfers.rawValue)
-        agencyID = row.id(C.agencyID.rawValue)
-        transferDuration = try row.nonNegativeInt(C.transferDuration.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        fareID = try row.requiredID(.fareID)
+        price = try row.requiredCurrencyAmount(.price)
+        currencyType = try row.requiredCurrencyCode(.currencyType)
+        paymentMethod = try row.requiredEnumeration(.paymentMethod)
+        transfers = try row.enumeration(.transfers)
+        agencyID = row.id(.agencyID)
+        transferDuration = try row.nonNegativeInt(.transferDuration)
 
-        if price.units < 0 { throw row.error(C.price.rawValue, "is not a non-negative amount") }
+        if price.units < 0 { throw row.error(.price, "is not a non-negative amount") }
+    }
+}
+
+extension FareAttribute {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(fareID)
+        sink.write(price)
+        sink.write(currencyType)
+        sink.write(paymentMethod)
+        sink.write(transfers)
+        sink.write(agencyID)
+        sink.write(transferDuration)
     }
 }

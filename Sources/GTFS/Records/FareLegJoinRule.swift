@@ -3,14 +3,24 @@ public struct FareLegJoinRule: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.fareLegJoinRules
 
-    enum Column: Int {
+    /// The fields of `fare_leg_join_rules.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case fromNetworkID, toNetworkID, fromStopID, toStopID
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .fromNetworkID: FieldSpec("from_network_id", .id, .required)
+            case .toNetworkID: FieldSpec("to_network_id", .id, .required)
+            case .fromStopID: FieldSpec("from_stop_id", .id, .conditionallyRequired)
+            case .toStopID: FieldSpec("to_stop_id", .id, .conditionallyRequired)
+            }
+        }
+
+        /// The key: `from_network_id`, `to_network_id`, `from_stop_id`, `to_stop_id`.
+        public static let key: [Field] = [.fromNetworkID, .toNetworkID, .fromStopID, .toStopID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("from_network_id"), .required("to_network_id"), .optional("from_stop_id"), .optional("to_stop_id"),
-    ]
 
     /// `from_network_id`: the network of the earlier leg.
     public var fromNetworkID: GTFSID
@@ -23,14 +33,23 @@ public struct FareLegJoinRule: GTFSRecord, Hashable {
 
     /// Decodes a fare leg join rule and checks that the stop ids are given together.
     /// - Throws: ``GTFSError`` for a missing value or a broken rule.
-    public init(row: Row) throws {
-        typealias C = Column
-        fromNetworkID = try row.requiredID(C.fromNetworkID.rawValue)
-        toNetworkID = try row.requiredID(C.toNetworkID.rawValue)
-        fromStopID = row.id(C.fromStopID.rawValue)
-        toStopID = row.id(C.toStopID.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        fromNetworkID = try row.requiredID(.fromNetworkID)
+        toNetworkID = try row.requiredID(.toNetworkID)
+        fromStopID = row.id(.fromStopID)
+        toStopID = row.id(.toStopID)
 
-        if toStopID != nil && fromStopID == nil { throw row.ruleError(C.fromStopID.rawValue, "is required when to_stop_id is given") }
-        if fromStopID != nil && toStopID == nil { throw row.ruleError(C.toStopID.rawValue, "is required when from_stop_id is given") }
+        if toStopID != nil && fromStopID == nil { throw row.ruleError(.fromStopID, "is required when to_stop_id is given") }
+        if fromStopID != nil && toStopID == nil { throw row.ruleError(.toStopID, "is required when from_stop_id is given") }
+    }
+}
+
+extension FareLegJoinRule {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(fromNetworkID)
+        sink.write(toNetworkID)
+        sink.write(fromStopID)
+        sink.write(toStopID)
     }
 }

@@ -3,17 +3,30 @@ public struct FareLegRule: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.fareLegRules
 
-    enum Column: Int {
+    /// The fields of `fare_leg_rules.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case legGroupID, networkID, fromAreaID, toAreaID, fromTimeframeGroupID, toTimeframeGroupID, fareProductID
         case rulePriority
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .legGroupID: FieldSpec("leg_group_id", .id)
+            case .networkID: FieldSpec("network_id", .id)
+            case .fromAreaID: FieldSpec("from_area_id", .id)
+            case .toAreaID: FieldSpec("to_area_id", .id)
+            case .fromTimeframeGroupID: FieldSpec("from_timeframe_group_id", .id)
+            case .toTimeframeGroupID: FieldSpec("to_timeframe_group_id", .id)
+            case .fareProductID: FieldSpec("fare_product_id", .id, .required)
+            // Written as no value when the file lacks the column (see `hasRulePriorityColumn`).
+            case .rulePriority: FieldSpec("rule_priority", .integer)
+            }
+        }
+
+        /// The key: `network_id`, `from_area_id`, `to_area_id`, `from_timeframe_group_id`, `to_timeframe_group_id`, `fare_product_id`.
+        public static let key: [Field] = [.networkID, .fromAreaID, .toAreaID, .fromTimeframeGroupID, .toTimeframeGroupID, .fareProductID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .optional("leg_group_id"), .optional("network_id"), .optional("from_area_id"), .optional("to_area_id"),
-        .optional("from_timeframe_group_id"), .optional("to_timeframe_group_id"), .required("fare_product_id"),
-        .optional("rule_priority"),
-    ]
 
     /// `leg_group_id`: the leg group that fare transfer rules refer to.
     public var legGroupID: GTFSID?
@@ -38,16 +51,30 @@ public struct FareLegRule: GTFSRecord, Hashable {
 
     /// Decodes a fare leg rule.
     /// - Throws: ``GTFSError`` for an invalid or missing value.
-    public init(row: Row) throws {
-        typealias C = Column
-        legGroupID = row.id(C.legGroupID.rawValue)
-        networkID = row.id(C.networkID.rawValue)
-        fromAreaID = row.id(C.fromAreaID.rawValue)
-        toAreaID = row.id(C.toAreaID.rawValue)
-        fromTimeframeGroupID = row.id(C.fromTimeframeGroupID.rawValue)
-        toTimeframeGroupID = row.id(C.toTimeframeGroupID.rawValue)
-        fareProductID = try row.requiredID(C.fareProductID.rawValue)
-        rulePriority = try row.nonNegativeInt(C.rulePriority.rawValue) ?? 0
-        hasRulePriorityColumn = row.hasColumn(C.rulePriority.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        legGroupID = row.id(.legGroupID)
+        networkID = row.id(.networkID)
+        fromAreaID = row.id(.fromAreaID)
+        toAreaID = row.id(.toAreaID)
+        fromTimeframeGroupID = row.id(.fromTimeframeGroupID)
+        toTimeframeGroupID = row.id(.toTimeframeGroupID)
+        fareProductID = try row.requiredID(.fareProductID)
+        rulePriority = try row.nonNegativeInt(.rulePriority) ?? 0
+        hasRulePriorityColumn = row.hasColumn(.rulePriority)
+    }
+}
+
+extension FareLegRule {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(legGroupID)
+        sink.write(networkID)
+        sink.write(fromAreaID)
+        sink.write(toAreaID)
+        sink.write(fromTimeframeGroupID)
+        sink.write(toTimeframeGroupID)
+        sink.write(fareProductID)
+        // NULL when the file has no rule_priority column: empty ids then mean something else.
+        if hasRulePriorityColumn { sink.write(rulePriority) } else { sink.writeNull() }
     }
 }

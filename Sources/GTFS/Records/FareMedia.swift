@@ -3,14 +3,23 @@ public struct FareMedia: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.fareMedia
 
-    enum Column: Int {
+    /// The fields of `fare_media.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case fareMediaID, fareMediaName, fareMediaType
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .fareMediaID: FieldSpec("fare_media_id", .id, .required)
+            case .fareMediaName: FieldSpec("fare_media_name", .text)
+            case .fareMediaType: FieldSpec("fare_media_type", .enumeration, .required)
+            }
+        }
+
+        /// The key: `fare_media_id`.
+        public static let key: [Field] = [.fareMediaID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("fare_media_id"), .optional("fare_media_name"), .required("fare_media_type"),
-    ]
 
     /// `fare_media_id`: unique among fare media.
     public var fareMediaID: GTFSID
@@ -21,10 +30,18 @@ public struct FareMedia: GTFSRecord, Hashable {
 
     /// Decodes a fare medium.
     /// - Throws: ``GTFSError`` for an invalid or missing value.
-    public init(row: Row) throws {
-        typealias C = Column
-        fareMediaID = try row.requiredID(C.fareMediaID.rawValue)
-        fareMediaName = row.text(C.fareMediaName.rawValue)
-        fareMediaType = try row.requiredEnumeration(C.fareMediaType.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        fareMediaID = try row.requiredID(.fareMediaID)
+        fareMediaName = row.text(.fareMediaName)
+        fareMediaType = try row.requiredEnumeration(.fareMediaType)
+    }
+}
+
+extension FareMedia {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(fareMediaID)
+        sink.write(fareMediaName)
+        sink.write(fareMediaType)
     }
 }

@@ -3,15 +3,26 @@ public struct FareProduct: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.fareProducts
 
-    enum Column: Int {
+    /// The fields of `fare_products.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case fareProductID, fareProductName, riderCategoryID, fareMediaID, amount, currency
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .fareProductID: FieldSpec("fare_product_id", .id, .required)
+            case .fareProductName: FieldSpec("fare_product_name", .text)
+            case .riderCategoryID: FieldSpec("rider_category_id", .id)
+            case .fareMediaID: FieldSpec("fare_media_id", .id)
+            case .amount: FieldSpec("amount", .currencyAmount, .required)
+            case .currency: FieldSpec("currency", .text, .required)
+            }
+        }
+
+        /// The key: `fare_product_id`, `rider_category_id`, `fare_media_id`.
+        public static let key: [Field] = [.fareProductID, .riderCategoryID, .fareMediaID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("fare_product_id"), .optional("fare_product_name"), .optional("rider_category_id"),
-        .optional("fare_media_id"), .required("amount"), .required("currency"),
-    ]
 
     /// `fare_product_id`: the product; it repeats across rider categories and fare media.
     public var fareProductID: GTFSID
@@ -28,13 +39,24 @@ public struct FareProduct: GTFSRecord, Hashable {
 
     /// Decodes a fare product.
     /// - Throws: ``GTFSError`` for an invalid or missing value.
-    public init(row: Row) throws {
-        typealias C = Column
-        fareProductID = try row.requiredID(C.fareProductID.rawValue)
-        fareProductName = row.text(C.fareProductName.rawValue)
-        riderCategoryID = row.id(C.riderCategoryID.rawValue)
-        fareMediaID = row.id(C.fareMediaID.rawValue)
-        amount = try row.requiredCurrencyAmount(C.amount.rawValue)
-        currency = try row.requiredCurrencyCode(C.currency.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        fareProductID = try row.requiredID(.fareProductID)
+        fareProductName = row.text(.fareProductName)
+        riderCategoryID = row.id(.riderCategoryID)
+        fareMediaID = row.id(.fareMediaID)
+        amount = try row.requiredCurrencyAmount(.amount)
+        currency = try row.requiredCurrencyCode(.currency)
+    }
+}
+
+extension FareProduct {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(fareProductID)
+        sink.write(fareProductName)
+        sink.write(riderCategoryID)
+        sink.write(fareMediaID)
+        sink.write(amount)
+        sink.write(currency)
     }
 }

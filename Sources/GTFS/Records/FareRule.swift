@@ -3,15 +3,25 @@ public struct FareRule: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.fareRules
 
-    enum Column: Int {
+    /// The fields of `fare_rules.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case fareID, routeID, originID, destinationID, containsID
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .fareID: FieldSpec("fare_id", .id, .required)
+            case .routeID: FieldSpec("route_id", .id)
+            case .originID: FieldSpec("origin_id", .id)
+            case .destinationID: FieldSpec("destination_id", .id)
+            case .containsID: FieldSpec("contains_id", .id)
+            }
+        }
+
+        /// The key: `fare_id`, `route_id`, `origin_id`, `destination_id`, `contains_id`.
+        public static let key: [Field] = [.fareID, .routeID, .originID, .destinationID, .containsID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("fare_id"), .optional("route_id"), .optional("origin_id"), .optional("destination_id"),
-        .optional("contains_id"),
-    ]
 
     /// `fare_id`: the fare (in `fare_attributes.txt`) the rule applies to.
     public var fareID: GTFSID
@@ -26,12 +36,22 @@ public struct FareRule: GTFSRecord, Hashable {
 
     /// Decodes a fare rule.
     /// - Throws: ``GTFSError`` when `fare_id` is missing.
-    public init(row: Row) throws {
-        typealias C = Column
-        fareID = try row.requiredID(C.fareID.rawValue)
-        routeID = row.id(C.routeID.rawValue)
-        originID = row.id(C.originID.rawValue)
-        destinationID = row.id(C.destinationID.rawValue)
-        containsID = row.id(C.containsID.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        fareID = try row.requiredID(.fareID)
+        routeID = row.id(.routeID)
+        originID = row.id(.originID)
+        destinationID = row.id(.destinationID)
+        containsID = row.id(.containsID)
+    }
+}
+
+extension FareRule {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(fareID)
+        sink.write(routeID)
+        sink.write(originID)
+        sink.write(destinationID)
+        sink.write(containsID)
     }
 }

@@ -4,17 +4,28 @@ public struct FareTransferRule: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.fareTransferRules
 
-    enum Column: Int {
+    /// The fields of `fare_transfer_rules.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case fromLegGroupID, toLegGroupID, transferCount, durationLimit, durationLimitType, fareTransferType
         case fareProductID
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .fromLegGroupID: FieldSpec("from_leg_group_id", .id)
+            case .toLegGroupID: FieldSpec("to_leg_group_id", .id)
+            case .transferCount: FieldSpec("transfer_count", .integer, .conditionallyRequired)
+            case .durationLimit: FieldSpec("duration_limit", .integer)
+            case .durationLimitType: FieldSpec("duration_limit_type", .enumeration, .conditionallyRequired)
+            case .fareTransferType: FieldSpec("fare_transfer_type", .enumeration, .required)
+            case .fareProductID: FieldSpec("fare_product_id", .id)
+            }
+        }
+
+        /// The key: `from_leg_group_id`, `to_leg_group_id`, `fare_product_id`, `transfer_count`, `duration_limit`.
+        public static let key: [Field] = [.fromLegGroupID, .toLegGroupID, .fareProductID, .transferCount, .durationLimit]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .optional("from_leg_group_id"), .optional("to_leg_group_id"), .optional("transfer_count"),
-        .optional("duration_limit"), .optional("duration_limit_type"), .required("fare_transfer_type"),
-        .optional("fare_product_id"),
-    ]
 
     /// `from_leg_group_id`: the leg group before the transfer; `nil` when empty, meaning every leg group
     /// not listed in other rows.
@@ -36,31 +47,43 @@ public struct FareTransferRule: GTFSRecord, Hashable {
 
     /// Decodes a fare transfer rule and checks `transfer_count` and `duration_limit_type`.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
-    public init(row: Row) throws {
-        typealias C = Column
-        fromLegGroupID = row.id(C.fromLegGroupID.rawValue)
-        toLegGroupID = row.id(C.toLegGroupID.rawValue)
-        transferCount = try row.int(C.transferCount.rawValue)
-        durationLimit = try row.positiveInt(C.durationLimit.rawValue)
-        durationLimitType = try row.enumeration(C.durationLimitType.rawValue)
-        fareTransferType = try row.requiredEnumeration(C.fareTransferType.rawValue)
-        fareProductID = row.id(C.fareProductID.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        fromLegGroupID = row.id(.fromLegGroupID)
+        toLegGroupID = row.id(.toLegGroupID)
+        transferCount = try row.int(.transferCount)
+        durationLimit = try row.positiveInt(.durationLimit)
+        durationLimitType = try row.enumeration(.durationLimitType)
+        fareTransferType = try row.requiredEnumeration(.fareTransferType)
+        fareProductID = row.id(.fareProductID)
 
         if let transferCount, transferCount == 0 || transferCount < -1 {
-            throw row.error(C.transferCount.rawValue, "is not -1 (no limit) or a positive integer")
+            throw row.error(.transferCount, "is not -1 (no limit) or a positive integer")
         }
         if let fromLegGroupID, let toLegGroupID, fromLegGroupID == toLegGroupID {
             if transferCount == nil {
-                throw row.ruleError(C.transferCount.rawValue, "is required when from_leg_group_id equals to_leg_group_id")
+                throw row.ruleError(.transferCount, "is required when from_leg_group_id equals to_leg_group_id")
             }
         } else if transferCount != nil {
-            throw row.ruleError(C.transferCount.rawValue, "is forbidden unless from_leg_group_id equals to_leg_group_id")
+            throw row.ruleError(.transferCount, "is forbidden unless from_leg_group_id equals to_leg_group_id")
         }
         if durationLimit != nil && durationLimitType == nil {
-            throw row.ruleError(C.durationLimitType.rawValue, "is required when duration_limit is given")
+            throw row.ruleError(.durationLimitType, "is required when duration_limit is given")
         }
         if durationLimit == nil && durationLimitType != nil {
-            throw row.ruleError(C.durationLimitType.rawValue, "is forbidden when duration_limit is empty")
+            throw row.ruleError(.durationLimitType, "is forbidden when duration_limit is empty")
         }
+    }
+}
+
+extension FareTransferRule {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(fromLegGroupID)
+        sink.write(toLegGroupID)
+        sink.write(transferCount)
+        sink.write(durationLimit)
+        sink.write(durationLimitType)
+        sink.write(fareTransferType)
+        sink.write(fareProductID)
     }
 }

@@ -3,17 +3,30 @@ public struct FeedInfo: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.feedInfo
 
-    enum Column: Int {
+    /// The fields of `feed_info.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case feedPublisherName, feedPublisherURL, feedLang, defaultLang, feedStartDate, feedEndDate, feedVersion
         case feedContactEmail, feedContactURL
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .feedPublisherName: FieldSpec("feed_publisher_name", .text, .required)
+            case .feedPublisherURL: FieldSpec("feed_publisher_url", .text, .required)
+            case .feedLang: FieldSpec("feed_lang", .text, .required)
+            case .defaultLang: FieldSpec("default_lang", .text)
+            case .feedStartDate: FieldSpec("feed_start_date", .date)
+            case .feedEndDate: FieldSpec("feed_end_date", .date)
+            case .feedVersion: FieldSpec("feed_version", .text)
+            case .feedContactEmail: FieldSpec("feed_contact_email", .text)
+            case .feedContactURL: FieldSpec("feed_contact_url", .text)
+            }
+        }
+
+        /// No key: rows are compared whole.
+        public static let key: [Field] = []
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("feed_publisher_name"), .required("feed_publisher_url"), .required("feed_lang"),
-        .optional("default_lang"), .optional("feed_start_date"), .optional("feed_end_date"), .optional("feed_version"),
-        .optional("feed_contact_email"), .optional("feed_contact_url"),
-    ]
 
     /// `feed_publisher_name`.
     public var feedPublisherName: String
@@ -36,16 +49,30 @@ public struct FeedInfo: GTFSRecord, Hashable {
 
     /// Decodes the feed information.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
-    public init(row: Row) throws {
-        typealias C = Column
-        feedPublisherName = try row.requiredText(C.feedPublisherName.rawValue)
-        feedPublisherURL = try row.requiredURL(C.feedPublisherURL.rawValue)
-        feedLang = try row.requiredLanguageCode(C.feedLang.rawValue)
-        defaultLang = row.languageCode(C.defaultLang.rawValue)
-        feedStartDate = try row.date(C.feedStartDate.rawValue)
-        feedEndDate = try row.date(C.feedEndDate.rawValue)
-        feedVersion = row.text(C.feedVersion.rawValue)
-        feedContactEmail = row.email(C.feedContactEmail.rawValue)
-        feedContactURL = row.url(C.feedContactURL.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        feedPublisherName = try row.requiredText(.feedPublisherName)
+        feedPublisherURL = try row.requiredURL(.feedPublisherURL)
+        feedLang = try row.requiredLanguageCode(.feedLang)
+        defaultLang = row.languageCode(.defaultLang)
+        feedStartDate = try row.date(.feedStartDate)
+        feedEndDate = try row.date(.feedEndDate)
+        feedVersion = row.text(.feedVersion)
+        feedContactEmail = row.email(.feedContactEmail)
+        feedContactURL = row.url(.feedContactURL)
+    }
+}
+
+extension FeedInfo {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(feedPublisherName)
+        sink.write(feedPublisherURL)
+        sink.write(feedLang)
+        sink.write(defaultLang)
+        sink.write(feedStartDate)
+        sink.write(feedEndDate)
+        sink.write(feedVersion)
+        sink.write(feedContactEmail)
+        sink.write(feedContactURL)
     }
 }

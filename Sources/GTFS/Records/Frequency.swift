@@ -3,15 +3,25 @@ public struct Frequency: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.frequencies
 
-    enum Column: Int {
+    /// The fields of `frequencies.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case tripID, startTime, endTime, headwaySecs, exactTimes
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .tripID: FieldSpec("trip_id", .id, .required)
+            case .startTime: FieldSpec("start_time", .time, .required)
+            case .endTime: FieldSpec("end_time", .time, .required)
+            case .headwaySecs: FieldSpec("headway_secs", .integer, .required)
+            case .exactTimes: FieldSpec("exact_times", .enumeration, .defaulted)
+            }
+        }
+
+        /// The key: `trip_id`, `start_time`.
+        public static let key: [Field] = [.tripID, .startTime]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("trip_id"), .required("start_time"), .required("end_time"), .required("headway_secs"),
-        .optional("exact_times"),
-    ]
 
     /// `trip_id`: the trip whose times are the template.
     public var tripID: GTFSID
@@ -26,12 +36,22 @@ public struct Frequency: GTFSRecord, Hashable {
 
     /// Decodes a frequency.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
-    public init(row: Row) throws {
-        typealias C = Column
-        tripID = try row.requiredID(C.tripID.rawValue)
-        startTime = try row.requiredTime(C.startTime.rawValue)
-        endTime = try row.requiredTime(C.endTime.rawValue)
-        headwaySeconds = try row.requiredPositiveInt(C.headwaySecs.rawValue)
-        exactTimes = try row.enumeration(C.exactTimes.rawValue) ?? .frequencyBased
+    public init(row: CSVRow<Field>) throws {
+        tripID = try row.requiredID(.tripID)
+        startTime = try row.requiredTime(.startTime)
+        endTime = try row.requiredTime(.endTime)
+        headwaySeconds = try row.requiredPositiveInt(.headwaySecs)
+        exactTimes = try row.enumeration(.exactTimes) ?? .frequencyBased
+    }
+}
+
+extension Frequency {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(tripID)
+        sink.write(startTime)
+        sink.write(endTime)
+        sink.write(headwaySeconds)
+        sink.write(exactTimes)
     }
 }

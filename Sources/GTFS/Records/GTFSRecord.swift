@@ -1,40 +1,49 @@
 /// A typed row of one GTFS file: every record type of the package conforms.
 ///
-/// A conforming type lists its columns in ``columns`` and decodes itself from a ``Row``:
+/// A conforming type describes its file's fields in ``Field``, decodes itself from a ``CSVRow`` by field,
+/// and writes its values back in field order; the column map, a store's columns and keys, and the checks
+/// that decoding and writing agree all derive from ``Field``:
 ///
 /// ```swift
 /// public struct Level: GTFSRecord {
 ///     public static let file = GTFSFile.levels
-///     public static let columns: [ColumnSpec] = [.required("level_id"), .required("level_index"), .optional("level_name")]
+///     public enum Field: Int, GTFSField {
+///         case levelID, levelIndex, levelName
+///         public var spec: FieldSpec {
+///             switch self {
+///             case .levelID: FieldSpec("level_id", .id, .required)
+///             case .levelIndex: FieldSpec("level_index", .decimal, .required)
+///             case .levelName: FieldSpec("level_name", .text)
+///             }
+///         }
+///         public static let key: [Field] = [.levelID]
+///     }
 ///     public var levelID: GTFSID, levelIndex: Double, levelName: String?
-///     public init(row: Row) throws {
-///         levelID = try row.requiredID(0)
-///         levelIndex = try row.requiredDouble(1)
-///         levelName = row.text(2)
+///     public init(row: CSVRow<Field>) throws {
+///         levelID = try row.requiredID(.levelID)
+///         levelIndex = try row.requiredDouble(.levelIndex)
+///         levelName = row.text(.levelName)
+///     }
+///     public func write<Sink: FieldSink>(to sink: inout Sink) {
+///         sink.write(levelID); sink.write(levelIndex); sink.write(levelName)
 ///     }
 /// }
 /// ```
 public protocol GTFSRecord: Sendable {
+    /// The file's fields, in reference order.
+    associatedtype Field: GTFSField
     /// The file the records come from.
     static var file: GTFSFile { get }
-    /// The columns of the GTFS reference, in reference order; ``Row`` accessors take indexes into it.
-    static var columns: [ColumnSpec] { get }
     /// Decodes a record from one CSV row.
     ///
     /// - Throws: ``GTFSError`` naming the file, line, column and text when a value is invalid or a
     ///   required one is missing.
-    init(row: Row) throws
+    init(row: CSVRow<Field>) throws
+    /// Writes exactly one value per field, in ``Field`` order, in their primitive form.
+    func write<Sink: FieldSink>(to sink: inout Sink)
 }
 
-/// One column a record type reads: its header name and whether the header must contain it.
-public struct ColumnSpec: Sendable, Hashable {
-    /// The header name, e.g. `stop_id`.
-    public let name: String
-    /// Whether a file without this column is rejected (GTFS "Required").
-    public let isRequired: Bool
-
-    /// A column that must be in the header.
-    public static func required(_ name: String) -> ColumnSpec { ColumnSpec(name: name, isRequired: true) }
-    /// A column that may be absent (Optional and Conditionally Required fields).
-    public static func optional(_ name: String) -> ColumnSpec { ColumnSpec(name: name, isRequired: false) }
+extension GTFSRecord {
+    /// The description of the record's file: its fields and key.
+    public static var table: TableDescription { TableDescription(Self.self) }
 }

@@ -3,14 +3,23 @@ public struct Level: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.levels
 
-    enum Column: Int {
+    /// The fields of `levels.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case levelID, levelIndex, levelName
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .levelID: FieldSpec("level_id", .id, .required)
+            case .levelIndex: FieldSpec("level_index", .decimal, .required)
+            case .levelName: FieldSpec("level_name", .text)
+            }
+        }
+
+        /// The key: `level_id`.
+        public static let key: [Field] = [.levelID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("level_id"), .required("level_index"), .optional("level_name"),
-    ]
 
     /// `level_id`.
     public var levelID: GTFSID
@@ -21,10 +30,18 @@ public struct Level: GTFSRecord, Hashable {
 
     /// Decodes a level.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
-    public init(row: Row) throws {
-        typealias C = Column
-        levelID = try row.requiredID(C.levelID.rawValue)
-        levelIndex = try row.requiredDouble(C.levelIndex.rawValue)
-        levelName = row.text(C.levelName.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        levelID = try row.requiredID(.levelID)
+        levelIndex = try row.requiredDouble(.levelIndex)
+        levelName = row.text(.levelName)
+    }
+}
+
+extension Level {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(levelID)
+        sink.write(levelIndex)
+        sink.write(levelName)
     }
 }

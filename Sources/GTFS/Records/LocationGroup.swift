@@ -4,14 +4,22 @@ public struct LocationGroup: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.locationGroups
 
-    enum Column: Int {
+    /// The fields of `location_groups.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case locationGroupID, locationGroupName
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .locationGroupID: FieldSpec("location_group_id", .id, .required)
+            case .locationGroupName: FieldSpec("location_group_name", .text)
+            }
+        }
+
+        /// The key: `location_group_id`.
+        public static let key: [Field] = [.locationGroupID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("location_group_id"), .optional("location_group_name"),
-    ]
 
     /// `location_group_id`: unique among stop ids, `locations.geojson` ids and location group ids.
     public var locationGroupID: GTFSID
@@ -20,9 +28,16 @@ public struct LocationGroup: GTFSRecord, Hashable {
 
     /// Decodes a location group.
     /// - Throws: ``GTFSError`` when `location_group_id` is missing.
-    public init(row: Row) throws {
-        typealias C = Column
-        locationGroupID = try row.requiredID(C.locationGroupID.rawValue)
-        locationGroupName = row.text(C.locationGroupName.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        locationGroupID = try row.requiredID(.locationGroupID)
+        locationGroupName = row.text(.locationGroupName)
+    }
+}
+
+extension LocationGroup {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(locationGroupID)
+        sink.write(locationGroupName)
     }
 }

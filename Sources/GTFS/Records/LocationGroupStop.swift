@@ -3,14 +3,22 @@ public struct LocationGroupStop: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.locationGroupStops
 
-    enum Column: Int {
+    /// The fields of `location_group_stops.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case locationGroupID, stopID
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .locationGroupID: FieldSpec("location_group_id", .id, .required)
+            case .stopID: FieldSpec("stop_id", .id, .required)
+            }
+        }
+
+        /// The key: `location_group_id`, `stop_id`.
+        public static let key: [Field] = [.locationGroupID, .stopID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("location_group_id"), .required("stop_id"),
-    ]
 
     /// `location_group_id`: the location group.
     public var locationGroupID: GTFSID
@@ -19,9 +27,16 @@ public struct LocationGroupStop: GTFSRecord, Hashable {
 
     /// Decodes a location group stop.
     /// - Throws: ``GTFSError`` when a value is missing.
-    public init(row: Row) throws {
-        typealias C = Column
-        locationGroupID = try row.requiredID(C.locationGroupID.rawValue)
-        stopID = try row.requiredID(C.stopID.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        locationGroupID = try row.requiredID(.locationGroupID)
+        stopID = try row.requiredID(.stopID)
+    }
+}
+
+extension LocationGroupStop {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(locationGroupID)
+        sink.write(stopID)
     }
 }

@@ -3,14 +3,22 @@ public struct Network: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.networks
 
-    enum Column: Int {
+    /// The fields of `networks.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case networkID, networkName
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .networkID: FieldSpec("network_id", .id, .required)
+            case .networkName: FieldSpec("network_name", .text)
+            }
+        }
+
+        /// The key: `network_id`.
+        public static let key: [Field] = [.networkID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("network_id"), .optional("network_name"),
-    ]
 
     /// `network_id`: unique among networks.
     public var networkID: GTFSID
@@ -19,9 +27,16 @@ public struct Network: GTFSRecord, Hashable {
 
     /// Decodes a network.
     /// - Throws: ``GTFSError`` when `network_id` is missing.
-    public init(row: Row) throws {
-        typealias C = Column
-        networkID = try row.requiredID(C.networkID.rawValue)
-        networkName = row.text(C.networkName.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        networkID = try row.requiredID(.networkID)
+        networkName = row.text(.networkName)
+    }
+}
+
+extension Network {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(networkID)
+        sink.write(networkName)
     }
 }

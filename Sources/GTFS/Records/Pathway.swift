@@ -3,17 +3,33 @@ public struct Pathway: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.pathways
 
-    enum Column: Int {
+    /// The fields of `pathways.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case pathwayID, fromStopID, toStopID, pathwayMode, isBidirectional, length, traversalTime, stairCount
         case maxSlope, minWidth, signpostedAs, reversedSignpostedAs
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .pathwayID: FieldSpec("pathway_id", .id, .required)
+            case .fromStopID: FieldSpec("from_stop_id", .id, .required)
+            case .toStopID: FieldSpec("to_stop_id", .id, .required)
+            case .pathwayMode: FieldSpec("pathway_mode", .enumeration, .required)
+            case .isBidirectional: FieldSpec("is_bidirectional", .boolean, .required)
+            case .length: FieldSpec("length", .decimal)
+            case .traversalTime: FieldSpec("traversal_time", .integer)
+            case .stairCount: FieldSpec("stair_count", .integer)
+            case .maxSlope: FieldSpec("max_slope", .decimal, .defaulted)
+            case .minWidth: FieldSpec("min_width", .decimal)
+            case .signpostedAs: FieldSpec("signposted_as", .text)
+            case .reversedSignpostedAs: FieldSpec("reversed_signposted_as", .text)
+            }
+        }
+
+        /// The key: `pathway_id`.
+        public static let key: [Field] = [.pathwayID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("pathway_id"), .required("from_stop_id"), .required("to_stop_id"), .required("pathway_mode"),
-        .required("is_bidirectional"), .optional("length"), .optional("traversal_time"), .optional("stair_count"),
-        .optional("max_slope"), .optional("min_width"), .optional("signposted_as"), .optional("reversed_signposted_as"),
-    ]
 
     /// `pathway_id`.
     public var pathwayID: GTFSID
@@ -42,24 +58,41 @@ public struct Pathway: GTFSRecord, Hashable {
 
     /// Decodes a pathway and checks that an exit gate is one-way.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
-    public init(row: Row) throws {
-        typealias C = Column
-        pathwayID = try row.requiredID(C.pathwayID.rawValue)
-        fromStopID = try row.requiredID(C.fromStopID.rawValue)
-        toStopID = try row.requiredID(C.toStopID.rawValue)
-        pathwayMode = try row.requiredEnumeration(C.pathwayMode.rawValue)
-        isBidirectional = try row.requiredZeroOrOne(C.isBidirectional.rawValue)
-        length = try row.nonNegativeDouble(C.length.rawValue)
-        traversalTime = try row.positiveInt(C.traversalTime.rawValue)
-        stairCount = try row.int(C.stairCount.rawValue)
-        if stairCount == 0 { throw row.error(C.stairCount.rawValue, "is not a non-zero integer") }
-        maxSlope = try row.double(C.maxSlope.rawValue) ?? 0
-        minWidth = try row.positiveDouble(C.minWidth.rawValue)
-        signpostedAs = row.text(C.signpostedAs.rawValue)
-        reversedSignpostedAs = row.text(C.reversedSignpostedAs.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        pathwayID = try row.requiredID(.pathwayID)
+        fromStopID = try row.requiredID(.fromStopID)
+        toStopID = try row.requiredID(.toStopID)
+        pathwayMode = try row.requiredEnumeration(.pathwayMode)
+        isBidirectional = try row.requiredZeroOrOne(.isBidirectional)
+        length = try row.nonNegativeDouble(.length)
+        traversalTime = try row.positiveInt(.traversalTime)
+        stairCount = try row.int(.stairCount)
+        if stairCount == 0 { throw row.error(.stairCount, "is not a non-zero integer") }
+        maxSlope = try row.double(.maxSlope) ?? 0
+        minWidth = try row.positiveDouble(.minWidth)
+        signpostedAs = row.text(.signpostedAs)
+        reversedSignpostedAs = row.text(.reversedSignpostedAs)
 
         if case .exitGate = pathwayMode, isBidirectional {
-            throw row.ruleError(C.isBidirectional.rawValue, "must be 0 for an exit gate (pathway_mode 7)")
+            throw row.ruleError(.isBidirectional, "must be 0 for an exit gate (pathway_mode 7)")
         }
+    }
+}
+
+extension Pathway {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(pathwayID)
+        sink.write(fromStopID)
+        sink.write(toStopID)
+        sink.write(pathwayMode)
+        sink.write(isBidirectional)
+        sink.write(length)
+        sink.write(traversalTime)
+        sink.write(stairCount)
+        sink.write(maxSlope)
+        sink.write(minWidth)
+        sink.write(signpostedAs)
+        sink.write(reversedSignpostedAs)
     }
 }

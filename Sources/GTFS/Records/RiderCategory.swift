@@ -3,15 +3,24 @@ public struct RiderCategory: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.riderCategories
 
-    enum Column: Int {
+    /// The fields of `rider_categories.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case riderCategoryID, riderCategoryName, isDefaultFareCategory, eligibilityURL
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .riderCategoryID: FieldSpec("rider_category_id", .id, .required)
+            case .riderCategoryName: FieldSpec("rider_category_name", .text, .required)
+            case .isDefaultFareCategory: FieldSpec("is_default_fare_category", .enumeration, .requiredOrDefault)
+            case .eligibilityURL: FieldSpec("eligibility_url", .text)
+            }
+        }
+
+        /// The key: `rider_category_id`.
+        public static let key: [Field] = [.riderCategoryID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("rider_category_id"), .required("rider_category_name"), .required("is_default_fare_category"),
-        .optional("eligibility_url"),
-    ]
 
     /// `rider_category_id`: unique among rider categories.
     public var riderCategoryID: GTFSID
@@ -24,11 +33,20 @@ public struct RiderCategory: GTFSRecord, Hashable {
 
     /// Decodes a rider category.
     /// - Throws: ``GTFSError`` for an invalid or missing value.
-    public init(row: Row) throws {
-        typealias C = Column
-        riderCategoryID = try row.requiredID(C.riderCategoryID.rawValue)
-        riderCategoryName = try row.requiredText(C.riderCategoryName.rawValue)
-        isDefaultFareCategory = try row.enumeration(C.isDefaultFareCategory.rawValue) ?? .notDefault
-        eligibilityURL = row.url(C.eligibilityURL.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        riderCategoryID = try row.requiredID(.riderCategoryID)
+        riderCategoryName = try row.requiredText(.riderCategoryName)
+        isDefaultFareCategory = try row.enumeration(.isDefaultFareCategory) ?? .notDefault
+        eligibilityURL = row.url(.eligibilityURL)
+    }
+}
+
+extension RiderCategory {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(riderCategoryID)
+        sink.write(riderCategoryName)
+        sink.write(isDefaultFareCategory)
+        sink.write(eligibilityURL)
     }
 }

@@ -3,18 +3,35 @@ public struct Route: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.routes
 
-    enum Column: Int {
+    /// The fields of `routes.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case routeID, agencyID, routeShortName, routeLongName, routeDesc, routeType, routeURL, routeColor
         case routeTextColor, routeSortOrder, continuousPickup, continuousDropOff, networkID, cemvSupport
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .routeID: FieldSpec("route_id", .id, .required)
+            case .agencyID: FieldSpec("agency_id", .id)
+            case .routeShortName: FieldSpec("route_short_name", .text, .conditionallyRequired)
+            case .routeLongName: FieldSpec("route_long_name", .text)
+            case .routeDesc: FieldSpec("route_desc", .text)
+            case .routeType: FieldSpec("route_type", .enumeration, .required)
+            case .routeURL: FieldSpec("route_url", .text)
+            case .routeColor: FieldSpec("route_color", .color, .defaulted)
+            case .routeTextColor: FieldSpec("route_text_color", .color, .defaulted)
+            case .routeSortOrder: FieldSpec("route_sort_order", .integer)
+            case .continuousPickup: FieldSpec("continuous_pickup", .enumeration, .defaulted)
+            case .continuousDropOff: FieldSpec("continuous_drop_off", .enumeration, .defaulted)
+            case .networkID: FieldSpec("network_id", .id)
+            case .cemvSupport: FieldSpec("cemv_support", .enumeration)
+            }
+        }
+
+        /// The key: `route_id`.
+        public static let key: [Field] = [.routeID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("route_id"), .optional("agency_id"), .optional("route_short_name"), .optional("route_long_name"),
-        .optional("route_desc"), .required("route_type"), .optional("route_url"), .optional("route_color"),
-        .optional("route_text_color"), .optional("route_sort_order"), .optional("continuous_pickup"),
-        .optional("continuous_drop_off"), .optional("network_id"), .optional("cemv_support"),
-    ]
 
     /// The color a route has when `route_color` is empty or absent: white, `FFFFFF`.
     public static let defaultColor = GTFSColor(rgb: 0xFF_FFFF)
@@ -52,25 +69,44 @@ public struct Route: GTFSRecord, Hashable {
 
     /// Decodes a route and checks that it has a name.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
-    public init(row: Row) throws {
-        typealias C = Column
-        routeID = try row.requiredID(C.routeID.rawValue)
-        agencyID = row.id(C.agencyID.rawValue)
-        routeShortName = row.text(C.routeShortName.rawValue)
-        routeLongName = row.text(C.routeLongName.rawValue)
-        routeDescription = row.text(C.routeDesc.rawValue)
-        routeType = try row.requiredEnumeration(C.routeType.rawValue)
-        routeURL = row.url(C.routeURL.rawValue)
-        routeColor = try row.color(C.routeColor.rawValue) ?? Route.defaultColor
-        routeTextColor = try row.color(C.routeTextColor.rawValue) ?? Route.defaultTextColor
-        routeSortOrder = try row.nonNegativeInt(C.routeSortOrder.rawValue)
-        continuousPickup = try row.enumeration(C.continuousPickup.rawValue) ?? ContinuousStopping.none
-        continuousDropOff = try row.enumeration(C.continuousDropOff.rawValue) ?? ContinuousStopping.none
-        networkID = row.id(C.networkID.rawValue)
-        cemvSupport = try row.enumeration(C.cemvSupport.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        routeID = try row.requiredID(.routeID)
+        agencyID = row.id(.agencyID)
+        routeShortName = row.text(.routeShortName)
+        routeLongName = row.text(.routeLongName)
+        routeDescription = row.text(.routeDesc)
+        routeType = try row.requiredEnumeration(.routeType)
+        routeURL = row.url(.routeURL)
+        routeColor = try row.color(.routeColor) ?? Route.defaultColor
+        routeTextColor = try row.color(.routeTextColor) ?? Route.defaultTextColor
+        routeSortOrder = try row.nonNegativeInt(.routeSortOrder)
+        continuousPickup = try row.enumeration(.continuousPickup) ?? ContinuousStopping.none
+        continuousDropOff = try row.enumeration(.continuousDropOff) ?? ContinuousStopping.none
+        networkID = row.id(.networkID)
+        cemvSupport = try row.enumeration(.cemvSupport)
 
         if routeShortName == nil && routeLongName == nil {
-            throw row.ruleError(C.routeShortName.rawValue, "is required when route_long_name is empty")
+            throw row.ruleError(.routeShortName, "is required when route_long_name is empty")
         }
+    }
+}
+
+extension Route {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(routeID)
+        sink.write(agencyID)
+        sink.write(routeShortName)
+        sink.write(routeLongName)
+        sink.write(routeDescription)
+        sink.write(routeType)
+        sink.write(routeURL)
+        sink.write(routeColor)
+        sink.write(routeTextColor)
+        sink.write(routeSortOrder)
+        sink.write(continuousPickup)
+        sink.write(continuousDropOff)
+        sink.write(networkID)
+        sink.write(cemvSupport)
     }
 }

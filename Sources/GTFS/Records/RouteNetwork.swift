@@ -3,14 +3,22 @@ public struct RouteNetwork: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.routeNetworks
 
-    enum Column: Int {
+    /// The fields of `route_networks.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case networkID, routeID
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .networkID: FieldSpec("network_id", .id, .required)
+            case .routeID: FieldSpec("route_id", .id, .required)
+            }
+        }
+
+        /// The key: `route_id`.
+        public static let key: [Field] = [.routeID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("network_id"), .required("route_id"),
-    ]
 
     /// `network_id`: the network.
     public var networkID: GTFSID
@@ -19,9 +27,16 @@ public struct RouteNetwork: GTFSRecord, Hashable {
 
     /// Decodes a route network.
     /// - Throws: ``GTFSError`` when a value is missing.
-    public init(row: Row) throws {
-        typealias C = Column
-        networkID = try row.requiredID(C.networkID.rawValue)
-        routeID = try row.requiredID(C.routeID.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        networkID = try row.requiredID(.networkID)
+        routeID = try row.requiredID(.routeID)
+    }
+}
+
+extension RouteNetwork {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(networkID)
+        sink.write(routeID)
     }
 }

@@ -3,15 +3,25 @@ public struct ShapePoint: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.shapes
 
-    enum Column: Int {
+    /// The fields of `shapes.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case shapeID, shapePtLat, shapePtLon, shapePtSequence, shapeDistTraveled
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .shapeID: FieldSpec("shape_id", .id, .required)
+            case .shapePtLat: FieldSpec("shape_pt_lat", .decimal, .required)
+            case .shapePtLon: FieldSpec("shape_pt_lon", .decimal, .required)
+            case .shapePtSequence: FieldSpec("shape_pt_sequence", .integer, .required)
+            case .shapeDistTraveled: FieldSpec("shape_dist_traveled", .decimal)
+            }
+        }
+
+        /// The key: `shape_id`, `shape_pt_sequence`.
+        public static let key: [Field] = [.shapeID, .shapePtSequence]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("shape_id"), .required("shape_pt_lat"), .required("shape_pt_lon"), .required("shape_pt_sequence"),
-        .optional("shape_dist_traveled"),
-    ]
 
     /// `shape_id`: the shape the point belongs to.
     public var shapeID: GTFSID
@@ -26,12 +36,22 @@ public struct ShapePoint: GTFSRecord, Hashable {
 
     /// Decodes a shape point.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
-    public init(row: Row) throws {
-        typealias C = Column
-        shapeID = try row.requiredID(C.shapeID.rawValue)
-        latitude = try row.requiredLatitude(C.shapePtLat.rawValue)
-        longitude = try row.requiredLongitude(C.shapePtLon.rawValue)
-        sequence = try row.requiredNonNegativeInt(C.shapePtSequence.rawValue)
-        shapeDistTraveled = try row.nonNegativeDouble(C.shapeDistTraveled.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        shapeID = try row.requiredID(.shapeID)
+        latitude = try row.requiredLatitude(.shapePtLat)
+        longitude = try row.requiredLongitude(.shapePtLon)
+        sequence = try row.requiredNonNegativeInt(.shapePtSequence)
+        shapeDistTraveled = try row.nonNegativeDouble(.shapeDistTraveled)
+    }
+}
+
+extension ShapePoint {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(shapeID)
+        sink.write(latitude)
+        sink.write(longitude)
+        sink.write(sequence)
+        sink.write(shapeDistTraveled)
     }
 }

@@ -3,18 +3,37 @@ public struct Stop: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.stops
 
-    enum Column: Int {
-        case stopID, stopCode, stopName, ttsStopName, stopDesc, stopLat, stopLon, zoneID, stopURL
-        case locationType, parentStation, stopTimezone, wheelchairBoarding, levelID, platformCode, stopAccess
+    /// The fields of `stops.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
+        case stopID, stopCode, stopName, ttsStopName, stopDesc, stopLat, stopLon, zoneID, stopURL, locationType
+        case parentStation, stopTimezone, wheelchairBoarding, levelID, platformCode, stopAccess
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .stopID: FieldSpec("stop_id", .id, .required)
+            case .stopCode: FieldSpec("stop_code", .text)
+            case .stopName: FieldSpec("stop_name", .text, .conditionallyRequired)
+            case .ttsStopName: FieldSpec("tts_stop_name", .text)
+            case .stopDesc: FieldSpec("stop_desc", .text)
+            case .stopLat: FieldSpec("stop_lat", .decimal, .conditionallyRequired)
+            case .stopLon: FieldSpec("stop_lon", .decimal, .conditionallyRequired)
+            case .zoneID: FieldSpec("zone_id", .id)
+            case .stopURL: FieldSpec("stop_url", .text)
+            case .locationType: FieldSpec("location_type", .enumeration, .defaulted)
+            case .parentStation: FieldSpec("parent_station", .id, .conditionallyRequired)
+            case .stopTimezone: FieldSpec("stop_timezone", .text)
+            case .wheelchairBoarding: FieldSpec("wheelchair_boarding", .enumeration, .defaulted)
+            case .levelID: FieldSpec("level_id", .id)
+            case .platformCode: FieldSpec("platform_code", .text)
+            case .stopAccess: FieldSpec("stop_access", .enumeration)
+            }
+        }
+
+        /// The key: `stop_id`.
+        public static let key: [Field] = [.stopID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("stop_id"), .optional("stop_code"), .optional("stop_name"), .optional("tts_stop_name"),
-        .optional("stop_desc"), .optional("stop_lat"), .optional("stop_lon"), .optional("zone_id"),
-        .optional("stop_url"), .optional("location_type"), .optional("parent_station"), .optional("stop_timezone"),
-        .optional("wheelchair_boarding"), .optional("level_id"), .optional("platform_code"), .optional("stop_access"),
-    ]
 
     /// `stop_id`: unique among stops, locations and location groups.
     public var stopID: GTFSID
@@ -51,42 +70,63 @@ public struct Stop: GTFSRecord, Hashable {
 
     /// Decodes a stop and checks the conditionally required fields.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
-    public init(row: Row) throws {
-        typealias C = Column
-        stopID = try row.requiredID(C.stopID.rawValue)
-        stopCode = row.text(C.stopCode.rawValue)
-        stopName = row.text(C.stopName.rawValue)
-        ttsStopName = row.text(C.ttsStopName.rawValue)
-        stopDescription = row.text(C.stopDesc.rawValue)
-        latitude = try row.latitude(C.stopLat.rawValue)
-        longitude = try row.longitude(C.stopLon.rawValue)
-        zoneID = row.id(C.zoneID.rawValue)
-        stopURL = row.url(C.stopURL.rawValue)
-        locationType = try row.enumeration(C.locationType.rawValue) ?? .stop
-        parentStation = row.id(C.parentStation.rawValue)
-        stopTimezone = row.timezone(C.stopTimezone.rawValue)
-        wheelchairBoarding = try row.enumeration(C.wheelchairBoarding.rawValue) ?? .noInformation
-        levelID = row.id(C.levelID.rawValue)
-        platformCode = row.text(C.platformCode.rawValue)
-        stopAccess = try row.enumeration(C.stopAccess.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        stopID = try row.requiredID(.stopID)
+        stopCode = row.text(.stopCode)
+        stopName = row.text(.stopName)
+        ttsStopName = row.text(.ttsStopName)
+        stopDescription = row.text(.stopDesc)
+        latitude = try row.latitude(.stopLat)
+        longitude = try row.longitude(.stopLon)
+        zoneID = row.id(.zoneID)
+        stopURL = row.url(.stopURL)
+        locationType = try row.enumeration(.locationType) ?? .stop
+        parentStation = row.id(.parentStation)
+        stopTimezone = row.timezone(.stopTimezone)
+        wheelchairBoarding = try row.enumeration(.wheelchairBoarding) ?? .noInformation
+        levelID = row.id(.levelID)
+        platformCode = row.text(.platformCode)
+        stopAccess = try row.enumeration(.stopAccess)
 
         switch locationType {
         case .stop, .station, .entrance:
-            if stopName == nil { throw row.ruleError(C.stopName.rawValue, "is required for location_type \(locationType.code)") }
-            if latitude == nil { throw row.ruleError(C.stopLat.rawValue, "is required for location_type \(locationType.code)") }
-            if longitude == nil { throw row.ruleError(C.stopLon.rawValue, "is required for location_type \(locationType.code)") }
+            if stopName == nil { throw row.ruleError(.stopName, "is required for location_type \(locationType.code)") }
+            if latitude == nil { throw row.ruleError(.stopLat, "is required for location_type \(locationType.code)") }
+            if longitude == nil { throw row.ruleError(.stopLon, "is required for location_type \(locationType.code)") }
         case .genericNode, .boardingArea, .unknown:
             break
         }
         switch locationType {
         case .entrance, .genericNode, .boardingArea:
             if parentStation == nil {
-                throw row.ruleError(C.parentStation.rawValue, "is required for location_type \(locationType.code)")
+                throw row.ruleError(.parentStation, "is required for location_type \(locationType.code)")
             }
         case .station:
-            if parentStation != nil { throw row.ruleError(C.parentStation.rawValue, "is forbidden for a station (location_type 1)") }
+            if parentStation != nil { throw row.ruleError(.parentStation, "is forbidden for a station (location_type 1)") }
         case .stop, .unknown:
             break
         }
+    }
+}
+
+extension Stop {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(stopID)
+        sink.write(stopCode)
+        sink.write(stopName)
+        sink.write(ttsStopName)
+        sink.write(stopDescription)
+        sink.write(latitude)
+        sink.write(longitude)
+        sink.write(zoneID)
+        sink.write(stopURL)
+        sink.write(locationType)
+        sink.write(parentStation)
+        sink.write(stopTimezone)
+        sink.write(wheelchairBoarding)
+        sink.write(levelID)
+        sink.write(platformCode)
+        sink.write(stopAccess)
     }
 }

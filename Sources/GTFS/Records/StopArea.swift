@@ -3,14 +3,22 @@ public struct StopArea: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.stopAreas
 
-    enum Column: Int {
+    /// The fields of `stop_areas.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case areaID, stopID
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .areaID: FieldSpec("area_id", .id, .required)
+            case .stopID: FieldSpec("stop_id", .id, .required)
+            }
+        }
+
+        /// The key: `area_id`, `stop_id`.
+        public static let key: [Field] = [.areaID, .stopID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("area_id"), .required("stop_id"),
-    ]
 
     /// `area_id`: the area.
     public var areaID: GTFSID
@@ -19,9 +27,16 @@ public struct StopArea: GTFSRecord, Hashable {
 
     /// Decodes a stop area.
     /// - Throws: ``GTFSError`` when a value is missing.
-    public init(row: Row) throws {
-        typealias C = Column
-        areaID = try row.requiredID(C.areaID.rawValue)
-        stopID = try row.requiredID(C.stopID.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        areaID = try row.requiredID(.areaID)
+        stopID = try row.requiredID(.stopID)
+    }
+}
+
+extension StopArea {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(areaID)
+        sink.write(stopID)
     }
 }

@@ -3,21 +3,40 @@ public struct StopTime: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.stopTimes
 
-    enum Column: Int {
+    /// The fields of `stop_times.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case tripID, arrivalTime, departureTime, stopID, locationGroupID, locationID, stopSequence, stopHeadsign
         case startPickupDropOffWindow, endPickupDropOffWindow, pickupType, dropOffType, continuousPickup
         case continuousDropOff, shapeDistTraveled, timepoint, pickupBookingRuleID, dropOffBookingRuleID
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .tripID: FieldSpec("trip_id", .id, .required)
+            case .arrivalTime: FieldSpec("arrival_time", .time, .conditionallyRequired)
+            case .departureTime: FieldSpec("departure_time", .time, .conditionallyRequired)
+            case .stopID: FieldSpec("stop_id", .id, .conditionallyRequired)
+            case .locationGroupID: FieldSpec("location_group_id", .id)
+            case .locationID: FieldSpec("location_id", .id)
+            case .stopSequence: FieldSpec("stop_sequence", .integer, .required)
+            case .stopHeadsign: FieldSpec("stop_headsign", .text)
+            case .startPickupDropOffWindow: FieldSpec("start_pickup_drop_off_window", .time)
+            case .endPickupDropOffWindow: FieldSpec("end_pickup_drop_off_window", .time)
+            case .pickupType: FieldSpec("pickup_type", .enumeration, .defaulted)
+            case .dropOffType: FieldSpec("drop_off_type", .enumeration, .defaulted)
+            case .continuousPickup: FieldSpec("continuous_pickup", .enumeration)
+            case .continuousDropOff: FieldSpec("continuous_drop_off", .enumeration)
+            case .shapeDistTraveled: FieldSpec("shape_dist_traveled", .decimal)
+            case .timepoint: FieldSpec("timepoint", .enumeration, .defaulted)
+            case .pickupBookingRuleID: FieldSpec("pickup_booking_rule_id", .id)
+            case .dropOffBookingRuleID: FieldSpec("drop_off_booking_rule_id", .id)
+            }
+        }
+
+        /// The key: `trip_id`, `stop_sequence`.
+        public static let key: [Field] = [.tripID, .stopSequence]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("trip_id"), .optional("arrival_time"), .optional("departure_time"), .optional("stop_id"),
-        .optional("location_group_id"), .optional("location_id"), .required("stop_sequence"), .optional("stop_headsign"),
-        .optional("start_pickup_drop_off_window"), .optional("end_pickup_drop_off_window"), .optional("pickup_type"),
-        .optional("drop_off_type"), .optional("continuous_pickup"), .optional("continuous_drop_off"),
-        .optional("shape_dist_traveled"), .optional("timepoint"), .optional("pickup_booking_rule_id"),
-        .optional("drop_off_booking_rule_id"),
-    ]
 
     /// `trip_id`.
     public var tripID: GTFSID
@@ -96,41 +115,40 @@ public struct StopTime: GTFSRecord, Hashable {
 extension StopTime {
     /// Decodes a stop time and checks the conditionally required fields.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
-    public init(row: Row) throws {
+    public init(row: CSVRow<Field>) throws {
         self = try Self.decode(row)
     }
 
-    private static func decode(_ row: Row) throws -> StopTime {
-        typealias C = Column
-        let tripID = try row.requiredID(C.tripID.rawValue)
-        let arrivalTime = try row.time(C.arrivalTime.rawValue)
-        let departureTime = try row.time(C.departureTime.rawValue)
-        let stopID = row.id(C.stopID.rawValue)
-        let locationGroupID = row.id(C.locationGroupID.rawValue)
-        let locationID = row.id(C.locationID.rawValue)
-        let stopSequence = try row.requiredNonNegativeInt(C.stopSequence.rawValue)
-        let stopHeadsign = row.text(C.stopHeadsign.rawValue)
-        let startPickupDropOffWindow = try row.time(C.startPickupDropOffWindow.rawValue)
-        let endPickupDropOffWindow = try row.time(C.endPickupDropOffWindow.rawValue)
-        let pickupType: PickupDropOffType = try row.enumeration(C.pickupType.rawValue) ?? .regular
-        let dropOffType: PickupDropOffType = try row.enumeration(C.dropOffType.rawValue) ?? .regular
-        let continuousPickup: ContinuousStopping? = try row.enumeration(C.continuousPickup.rawValue)
-        let continuousDropOff: ContinuousStopping? = try row.enumeration(C.continuousDropOff.rawValue)
-        let shapeDistTraveled = try row.nonNegativeDouble(C.shapeDistTraveled.rawValue)
-        let timepoint: Timepoint = try row.enumeration(C.timepoint.rawValue) ?? .exact
-        let pickupBookingRuleID = row.id(C.pickupBookingRuleID.rawValue)
-        let dropOffBookingRuleID = row.id(C.dropOffBookingRuleID.rawValue)
+    private static func decode(_ row: CSVRow<Field>) throws -> StopTime {
+        let tripID = try row.requiredID(.tripID)
+        let arrivalTime = try row.time(.arrivalTime)
+        let departureTime = try row.time(.departureTime)
+        let stopID = row.id(.stopID)
+        let locationGroupID = row.id(.locationGroupID)
+        let locationID = row.id(.locationID)
+        let stopSequence = try row.requiredNonNegativeInt(.stopSequence)
+        let stopHeadsign = row.text(.stopHeadsign)
+        let startPickupDropOffWindow = try row.time(.startPickupDropOffWindow)
+        let endPickupDropOffWindow = try row.time(.endPickupDropOffWindow)
+        let pickupType: PickupDropOffType = try row.enumeration(.pickupType) ?? .regular
+        let dropOffType: PickupDropOffType = try row.enumeration(.dropOffType) ?? .regular
+        let continuousPickup: ContinuousStopping? = try row.enumeration(.continuousPickup)
+        let continuousDropOff: ContinuousStopping? = try row.enumeration(.continuousDropOff)
+        let shapeDistTraveled = try row.nonNegativeDouble(.shapeDistTraveled)
+        let timepoint: Timepoint = try row.enumeration(.timepoint) ?? .exact
+        let pickupBookingRuleID = row.id(.pickupBookingRuleID)
+        let dropOffBookingRuleID = row.id(.dropOffBookingRuleID)
 
         if stopID == nil && locationGroupID == nil && locationID == nil {
-            throw row.ruleError(C.stopID.rawValue, "is required when location_group_id and location_id are empty")
+            throw row.ruleError(.stopID, "is required when location_group_id and location_id are empty")
         }
         let hasWindow = startPickupDropOffWindow != nil || endPickupDropOffWindow != nil
         if hasWindow && (arrivalTime != nil || departureTime != nil) {
-            throw row.ruleError(C.arrivalTime.rawValue, "is forbidden when a pickup/drop-off window is given")
+            throw row.ruleError(.arrivalTime, "is forbidden when a pickup/drop-off window is given")
         }
-        if case .exact = timepoint, row.hasColumn(C.timepoint.rawValue), row.bytes(C.timepoint.rawValue) != nil {
-            if arrivalTime == nil { throw row.ruleError(C.arrivalTime.rawValue, "is required on a timepoint (timepoint 1)") }
-            if departureTime == nil { throw row.ruleError(C.departureTime.rawValue, "is required on a timepoint (timepoint 1)") }
+        if case .exact = timepoint, row.hasColumn(.timepoint), row.bytes(.timepoint) != nil {
+            if arrivalTime == nil { throw row.ruleError(.arrivalTime, "is required on a timepoint (timepoint 1)") }
+            if departureTime == nil { throw row.ruleError(.departureTime, "is required on a timepoint (timepoint 1)") }
         }
         let flex = StopTimeFlexFields.Box.make(
             locationGroupID: locationGroupID, locationID: locationID, startPickupDropOffWindow: startPickupDropOffWindow,
@@ -144,5 +162,29 @@ extension StopTime {
             tripID: tripID, arrivalTime: arrivalTime, departureTime: departureTime, stopID: stopID,
             stopSequence: stopSequence, stopHeadsign: stopHeadsign, pickupType: pickupType, dropOffType: dropOffType,
             shapeDistTraveled: shapeDistTraveled, timepoint: timepoint, flex: flex)
+    }
+}
+
+extension StopTime {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(tripID)
+        sink.write(arrivalTime)
+        sink.write(departureTime)
+        sink.write(stopID)
+        sink.write(locationGroupID)
+        sink.write(locationID)
+        sink.write(stopSequence)
+        sink.write(stopHeadsign)
+        sink.write(startPickupDropOffWindow)
+        sink.write(endPickupDropOffWindow)
+        sink.write(pickupType)
+        sink.write(dropOffType)
+        sink.write(continuousPickup)
+        sink.write(continuousDropOff)
+        sink.write(shapeDistTraveled)
+        sink.write(timepoint)
+        sink.write(pickupBookingRuleID)
+        sink.write(dropOffBookingRuleID)
     }
 }

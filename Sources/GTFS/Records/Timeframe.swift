@@ -4,14 +4,24 @@ public struct Timeframe: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.timeframes
 
-    enum Column: Int {
+    /// The fields of `timeframes.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case timeframeGroupID, startTime, endTime, serviceID
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .timeframeGroupID: FieldSpec("timeframe_group_id", .id, .required)
+            case .startTime: FieldSpec("start_time", .time, .defaulted)
+            case .endTime: FieldSpec("end_time", .time, .defaulted)
+            case .serviceID: FieldSpec("service_id", .id, .required)
+            }
+        }
+
+        /// The key: `timeframe_group_id`, `start_time`, `end_time`, `service_id`.
+        public static let key: [Field] = [.timeframeGroupID, .startTime, .endTime, .serviceID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("timeframe_group_id"), .optional("start_time"), .optional("end_time"), .required("service_id"),
-    ]
 
     /// `timeframe_group_id`: the group the timeframe belongs to (not unique).
     public var timeframeGroupID: GTFSID
@@ -24,16 +34,25 @@ public struct Timeframe: GTFSRecord, Hashable {
 
     /// Decodes a timeframe and checks that `start_time` and `end_time` are given together.
     /// - Throws: ``GTFSError`` for an invalid value (a time past 24:00:00, say) or a broken rule.
-    public init(row: Row) throws {
-        typealias C = Column
-        timeframeGroupID = try row.requiredID(C.timeframeGroupID.rawValue)
-        let start = try row.localTime(C.startTime.rawValue)
-        let end = try row.localTime(C.endTime.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        timeframeGroupID = try row.requiredID(.timeframeGroupID)
+        let start = try row.localTime(.startTime)
+        let end = try row.localTime(.endTime)
         startTime = start ?? GTFSTime(seconds: 0)
         endTime = end ?? GTFSTime(seconds: 86_400)
-        serviceID = try row.requiredID(C.serviceID.rawValue)
+        serviceID = try row.requiredID(.serviceID)
 
-        if start != nil && end == nil { throw row.ruleError(C.endTime.rawValue, "is required when start_time is given") }
-        if end != nil && start == nil { throw row.ruleError(C.startTime.rawValue, "is required when end_time is given") }
+        if start != nil && end == nil { throw row.ruleError(.endTime, "is required when start_time is given") }
+        if end != nil && start == nil { throw row.ruleError(.startTime, "is required when end_time is given") }
+    }
+}
+
+extension Timeframe {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(timeframeGroupID)
+        sink.write(startTime)
+        sink.write(endTime)
+        sink.write(serviceID)
     }
 }

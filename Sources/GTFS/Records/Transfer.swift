@@ -3,15 +3,28 @@ public struct Transfer: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.transfers
 
-    enum Column: Int {
+    /// The fields of `transfers.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case fromStopID, toStopID, fromRouteID, toRouteID, fromTripID, toTripID, transferType, minTransferTime
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .fromStopID: FieldSpec("from_stop_id", .id)
+            case .toStopID: FieldSpec("to_stop_id", .id)
+            case .fromRouteID: FieldSpec("from_route_id", .id)
+            case .toRouteID: FieldSpec("to_route_id", .id)
+            case .fromTripID: FieldSpec("from_trip_id", .id)
+            case .toTripID: FieldSpec("to_trip_id", .id)
+            case .transferType: FieldSpec("transfer_type", .enumeration, .requiredOrDefault)
+            case .minTransferTime: FieldSpec("min_transfer_time", .integer)
+            }
+        }
+
+        /// The key: `from_stop_id`, `to_stop_id`, `from_trip_id`, `to_trip_id`, `from_route_id`, `to_route_id`.
+        public static let key: [Field] = [.fromStopID, .toStopID, .fromTripID, .toTripID, .fromRouteID, .toRouteID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .optional("from_stop_id"), .optional("to_stop_id"), .optional("from_route_id"), .optional("to_route_id"),
-        .optional("from_trip_id"), .optional("to_trip_id"), .required("transfer_type"), .optional("min_transfer_time"),
-    ]
 
     /// `from_stop_id`: required for transfer types 0–3 (and empty); optional for 4 and 5.
     public var fromStopID: GTFSID?
@@ -32,21 +45,20 @@ public struct Transfer: GTFSRecord, Hashable {
 
     /// Decodes a transfer and checks the conditionally required fields.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
-    public init(row: Row) throws {
-        typealias C = Column
-        fromStopID = row.id(C.fromStopID.rawValue)
-        toStopID = row.id(C.toStopID.rawValue)
-        fromRouteID = row.id(C.fromRouteID.rawValue)
-        toRouteID = row.id(C.toRouteID.rawValue)
-        fromTripID = row.id(C.fromTripID.rawValue)
-        toTripID = row.id(C.toTripID.rawValue)
-        transferType = try row.enumeration(C.transferType.rawValue) ?? .recommended
-        minTransferTime = try row.nonNegativeInt(C.minTransferTime.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        fromStopID = row.id(.fromStopID)
+        toStopID = row.id(.toStopID)
+        fromRouteID = row.id(.fromRouteID)
+        toRouteID = row.id(.toRouteID)
+        fromTripID = row.id(.fromTripID)
+        toTripID = row.id(.toTripID)
+        transferType = try row.enumeration(.transferType) ?? .recommended
+        minTransferTime = try row.nonNegativeInt(.minTransferTime)
 
-        let typeIsEmpty = row.bytes(C.transferType.rawValue) == nil
+        let typeIsEmpty = row.bytes(.transferType) == nil
         let type = transferType.code
-        func missing(_ column: C) -> GTFSError {
-            row.ruleError(column.rawValue, typeIsEmpty ? "is required when transfer_type is empty" : "is required for transfer_type \(type)")
+        func missing(_ field: Field) -> GTFSError {
+            row.ruleError(field, typeIsEmpty ? "is required when transfer_type is empty" : "is required for transfer_type \(type)")
         }
         switch transferType {
         case .recommended, .timed, .minimumTime, .notPossible:
@@ -58,5 +70,19 @@ public struct Transfer: GTFSRecord, Hashable {
         case .unknown:
             break
         }
+    }
+}
+
+extension Transfer {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(fromStopID)
+        sink.write(toStopID)
+        sink.write(fromRouteID)
+        sink.write(toRouteID)
+        sink.write(fromTripID)
+        sink.write(toTripID)
+        sink.write(transferType)
+        sink.write(minTransferTime)
     }
 }

@@ -3,15 +3,27 @@ public struct Translation: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.translations
 
-    enum Column: Int {
+    /// The fields of `translations.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case tableName, fieldName, language, translation, recordID, recordSubID, fieldValue
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .tableName: FieldSpec("table_name", .text, .required)
+            case .fieldName: FieldSpec("field_name", .text, .required)
+            case .language: FieldSpec("language", .text, .required)
+            case .translation: FieldSpec("translation", .text, .required)
+            case .recordID: FieldSpec("record_id", .id, .conditionallyRequired)
+            case .recordSubID: FieldSpec("record_sub_id", .id, .conditionallyRequired)
+            case .fieldValue: FieldSpec("field_value", .text)
+            }
+        }
+
+        /// The key: `table_name`, `field_name`, `language`, `record_id`, `record_sub_id`, `field_value`.
+        public static let key: [Field] = [.tableName, .fieldName, .language, .recordID, .recordSubID, .fieldValue]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("table_name"), .required("field_name"), .required("language"), .required("translation"),
-        .optional("record_id"), .optional("record_sub_id"), .optional("field_value"),
-    ]
 
     /// `table_name`: the file translated, without `.txt` (`agency`, `stops`, `routes`, `trips`, `stop_times`,
     /// `pathways`, `levels`, `feed_info`, `attributions`, or a newer file); kept as written.
@@ -31,33 +43,45 @@ public struct Translation: GTFSRecord, Hashable {
 
     /// Decodes a translation and checks how it names what it translates.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
-    public init(row: Row) throws {
-        typealias C = Column
-        tableName = try row.requiredText(C.tableName.rawValue)
-        fieldName = try row.requiredText(C.fieldName.rawValue)
-        language = try row.requiredLanguageCode(C.language.rawValue)
-        translation = try row.requiredText(C.translation.rawValue)
-        recordID = row.id(C.recordID.rawValue)
-        recordSubID = row.id(C.recordSubID.rawValue)
-        fieldValue = row.text(C.fieldValue.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        tableName = try row.requiredText(.tableName)
+        fieldName = try row.requiredText(.fieldName)
+        language = try row.requiredLanguageCode(.language)
+        translation = try row.requiredText(.translation)
+        recordID = row.id(.recordID)
+        recordSubID = row.id(.recordSubID)
+        fieldValue = row.text(.fieldValue)
 
         if tableName == "feed_info" {
-            if recordID != nil { throw row.ruleError(C.recordID.rawValue, "is forbidden for table_name feed_info") }
-            if recordSubID != nil { throw row.ruleError(C.recordSubID.rawValue, "is forbidden for table_name feed_info") }
-            if fieldValue != nil { throw row.ruleError(C.fieldValue.rawValue, "is forbidden for table_name feed_info") }
+            if recordID != nil { throw row.ruleError(.recordID, "is forbidden for table_name feed_info") }
+            if recordSubID != nil { throw row.ruleError(.recordSubID, "is forbidden for table_name feed_info") }
+            if fieldValue != nil { throw row.ruleError(.fieldValue, "is forbidden for table_name feed_info") }
             return
         }
         if recordID != nil && fieldValue != nil {
-            throw row.ruleError(C.fieldValue.rawValue, "is forbidden when record_id is given")
+            throw row.ruleError(.fieldValue, "is forbidden when record_id is given")
         }
         if recordID == nil && fieldValue == nil {
-            throw row.ruleError(C.recordID.rawValue, "is required when field_value is empty")
+            throw row.ruleError(.recordID, "is required when field_value is empty")
         }
         if recordSubID != nil && fieldValue != nil {
-            throw row.ruleError(C.recordSubID.rawValue, "is forbidden when field_value is given")
+            throw row.ruleError(.recordSubID, "is forbidden when field_value is given")
         }
         if tableName == "stop_times" && recordID != nil && recordSubID == nil {
-            throw row.ruleError(C.recordSubID.rawValue, "is required for table_name stop_times when record_id is given")
+            throw row.ruleError(.recordSubID, "is required for table_name stop_times when record_id is given")
         }
+    }
+}
+
+extension Translation {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(tableName)
+        sink.write(fieldName)
+        sink.write(language)
+        sink.write(translation)
+        sink.write(recordID)
+        sink.write(recordSubID)
+        sink.write(fieldValue)
     }
 }

@@ -3,18 +3,34 @@ public struct Trip: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.trips
 
-    enum Column: Int {
+    /// The fields of `trips.txt`, in the order of the reference: name, type and presence of each.
+    public enum Field: Int, GTFSField {
         case routeID, serviceID, tripID, tripHeadsign, tripShortName, directionID, blockID, shapeID
         case wheelchairAccessible, bikesAllowed, carsAllowed, safeDurationFactor, safeDurationOffset
+
+        /// The field as the reference describes it.
+        public var spec: FieldSpec {
+            switch self {
+            case .routeID: FieldSpec("route_id", .id, .required)
+            case .serviceID: FieldSpec("service_id", .id, .required)
+            case .tripID: FieldSpec("trip_id", .id, .required)
+            case .tripHeadsign: FieldSpec("trip_headsign", .text)
+            case .tripShortName: FieldSpec("trip_short_name", .text)
+            case .directionID: FieldSpec("direction_id", .enumeration)
+            case .blockID: FieldSpec("block_id", .id)
+            case .shapeID: FieldSpec("shape_id", .id)
+            case .wheelchairAccessible: FieldSpec("wheelchair_accessible", .enumeration, .defaulted)
+            case .bikesAllowed: FieldSpec("bikes_allowed", .enumeration, .defaulted)
+            case .carsAllowed: FieldSpec("cars_allowed", .enumeration, .defaulted)
+            case .safeDurationFactor: FieldSpec("safe_duration_factor", .decimal)
+            case .safeDurationOffset: FieldSpec("safe_duration_offset", .decimal)
+            }
+        }
+
+        /// The key: `trip_id`.
+        public static let key: [Field] = [.tripID]
     }
 
-    /// The columns of the reference, in order.
-    public static let columns: [ColumnSpec] = [
-        .required("route_id"), .required("service_id"), .required("trip_id"), .optional("trip_headsign"),
-        .optional("trip_short_name"), .optional("direction_id"), .optional("block_id"), .optional("shape_id"),
-        .optional("wheelchair_accessible"), .optional("bikes_allowed"), .optional("cars_allowed"),
-        .optional("safe_duration_factor"), .optional("safe_duration_offset"),
-    ]
 
     /// `route_id`.
     public var routeID: GTFSID
@@ -45,20 +61,38 @@ public struct Trip: GTFSRecord, Hashable {
 
     /// Decodes a trip.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
-    public init(row: Row) throws {
-        typealias C = Column
-        routeID = try row.requiredID(C.routeID.rawValue)
-        serviceID = try row.requiredID(C.serviceID.rawValue)
-        tripID = try row.requiredID(C.tripID.rawValue)
-        tripHeadsign = row.text(C.tripHeadsign.rawValue)
-        tripShortName = row.text(C.tripShortName.rawValue)
-        directionID = try row.enumeration(C.directionID.rawValue)
-        blockID = row.id(C.blockID.rawValue)
-        shapeID = row.id(C.shapeID.rawValue)
-        wheelchairAccessible = try row.enumeration(C.wheelchairAccessible.rawValue) ?? .noInformation
-        bikesAllowed = try row.enumeration(C.bikesAllowed.rawValue) ?? .noInformation
-        carsAllowed = try row.enumeration(C.carsAllowed.rawValue) ?? .noInformation
-        safeDurationFactor = try row.double(C.safeDurationFactor.rawValue)
-        safeDurationOffset = try row.double(C.safeDurationOffset.rawValue)
+    public init(row: CSVRow<Field>) throws {
+        routeID = try row.requiredID(.routeID)
+        serviceID = try row.requiredID(.serviceID)
+        tripID = try row.requiredID(.tripID)
+        tripHeadsign = row.text(.tripHeadsign)
+        tripShortName = row.text(.tripShortName)
+        directionID = try row.enumeration(.directionID)
+        blockID = row.id(.blockID)
+        shapeID = row.id(.shapeID)
+        wheelchairAccessible = try row.enumeration(.wheelchairAccessible) ?? .noInformation
+        bikesAllowed = try row.enumeration(.bikesAllowed) ?? .noInformation
+        carsAllowed = try row.enumeration(.carsAllowed) ?? .noInformation
+        safeDurationFactor = try row.double(.safeDurationFactor)
+        safeDurationOffset = try row.double(.safeDurationOffset)
+    }
+}
+
+extension Trip {
+    /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    public func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(routeID)
+        sink.write(serviceID)
+        sink.write(tripID)
+        sink.write(tripHeadsign)
+        sink.write(tripShortName)
+        sink.write(directionID)
+        sink.write(blockID)
+        sink.write(shapeID)
+        sink.write(wheelchairAccessible)
+        sink.write(bikesAllowed)
+        sink.write(carsAllowed)
+        sink.write(safeDurationFactor)
+        sink.write(safeDurationOffset)
     }
 }

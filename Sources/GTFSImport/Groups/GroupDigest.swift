@@ -43,21 +43,18 @@ struct GroupRun: Sendable {
     /// Splits a batch of a grouped table (see ``GroupedTables``) into runs, hashing every record.
     /// Runs on the parser's thread, so the writer only handles whole groups.
     static func split(_ batch: RecordBatch) -> [GroupRun] {
-        batch.file.acceptInsertable(Splitter(batch: batch))
+        batch.accept(Splitter())
     }
 
-    private struct Splitter: SQLiteInsertableVisitor {
-        let batch: RecordBatch
-
-        func visit<R: SQLiteInsertable>(_ type: R.Type) throws(Never) -> [GroupRun] {
-            guard let records = batch.records(as: R.self) else { return [] }
+    private struct Splitter: RecordBatchVisitor {
+        func visit<R: GTFSRecord>(_ records: [R]) throws(Never) -> [GroupRun] {
             var runs: [GroupRun] = []
             var start = 0
             var key: GTFSID?
             var digest = GroupDigest()
             for index in records.indices {
                 var hasher = RowHasher()
-                records[index].bind(to: &hasher)
+                records[index].write(to: &hasher)
                 let rowKey = hasher.firstText
                 if index > start, rowKey != key || key == nil {
                     runs.append(GroupRun(key: key?.description, range: start ..< index, digest: digest))

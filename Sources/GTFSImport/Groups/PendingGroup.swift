@@ -17,17 +17,17 @@ extension PendingGroup {
     static func gather(_ groups: [PendingGroup]) -> RecordBatch? {
         let segments = groups.flatMap(\.segments)
         guard let first = segments.first else { return nil }
-        return first.batch.file.acceptInsertable(Gatherer(segments: segments, fileName: first.batch.fileName))
+        return first.batch.accept(Gatherer(segments: segments, fileName: first.batch.fileName))
     }
 
     /// The rows of the group in its segments.
     var segmentRows: Int { segments.reduce(0) { $0 + $1.range.count } }
 
-    private struct Gatherer: SQLiteInsertableVisitor {
+    private struct Gatherer: RecordBatchVisitor {
         let segments: [(batch: RecordBatch, range: Range<Int>)]
         let fileName: String
 
-        func visit<R: SQLiteInsertable>(_ type: R.Type) throws(Never) -> RecordBatch {
+        func visit<R: GTFSRecord>(_: [R]) throws(Never) -> RecordBatch {
             var records: [R] = []
             var lines: [Int] = []
             let hasLines = segments.allSatisfy { !$0.batch.lines.isEmpty }

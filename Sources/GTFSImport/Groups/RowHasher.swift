@@ -10,10 +10,10 @@ import GTFS
 ///
 /// ```swift
 /// var hasher = RowHasher()
-/// stopTime.bind(to: &hasher)
+/// stopTime.write(to: &hasher)
 /// let (a, b) = hasher.finish()
 /// ```
-struct RowHasher: StoreRowWriter {
+struct RowHasher: FieldSink {
     private var a: UInt64 = 0x243F_6A88_85A3_08D3
     private var b: UInt64 = 0x1319_8A2E_0370_7344
     /// The values written so far.
@@ -37,13 +37,13 @@ struct RowHasher: StoreRowWriter {
     }
 
     /// Hashes NULL.
-    mutating func bindNull() {
+    mutating func writeNull() {
         count += 1
         mix(0x8EBC_6AF0_9C88_C6E3)
     }
 
     /// Hashes TEXT: its length, then its UTF-8 bytes 8 at a time.
-    mutating func bindText(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func writeText(_ bytes: UnsafeBufferPointer<UInt8>) {
         if count == 0 { firstText = GTFSID(utf8: UnsafeRawBufferPointer(bytes)) }
         count += 1
         mix(0x5899_65CC_7537_4CC3 ^ UInt64(bytes.count))
@@ -61,14 +61,14 @@ struct RowHasher: StoreRowWriter {
     }
 
     /// Hashes an INTEGER.
-    mutating func bind(_ value: Int) {
+    mutating func write(_ value: Int) {
         count += 1
         mix(0x1D8E_4E27_C47D_124F)
         mix(UInt64(bitPattern: Int64(value)))
     }
 
     /// Hashes a REAL by its bits.
-    mutating func bind(_ value: Double) {
+    mutating func write(_ value: Double) {
         count += 1
         mix(0xC2B2_AE3D_27D4_EB4F)
         mix(value.bitPattern)

@@ -1,16 +1,8 @@
-public import GRDB
-public import GTFS
+import GRDB
+import GTFS
 
 extension RecordBatch {
     /// Inserts the batch's records into their table with a ``TableInserter`` specialised for their type.
-    ///
-    /// ```swift
-    /// try store.pool.write { db in
-    ///     try FeedParser(source: try FeedSource(path: "feed.zip")).parse { batch in
-    ///         try batch.insert(into: db)
-    ///     }
-    /// }
-    /// ```
     ///
     /// - Parameters:
     ///   - db: a connection on its writer queue.
@@ -22,32 +14,28 @@ extension RecordBatch {
     /// - Returns: the number of rows inserted.
     /// - Throws: `DatabaseError`, or what the handler throws.
     @discardableResult
-    public func insert(
+    func insert(
         into db: Database,
         feed: Int64 = 1,
         table: String? = nil,
         rowsPerStatement: Int = TableInserter<Stop>.defaultRowsPerStatement,
         onConstraintViolation: ((Int, DatabaseError) throws -> Void)? = nil
     ) throws -> Int {
-        try file.acceptInsertable(
+        try accept(
             BatchInsertion(
-                batch: self, db: db, feed: feed, table: table, rowsPerStatement: rowsPerStatement, onConstraintViolation: onConstraintViolation))
+                db: db, feed: feed, table: table, rowsPerStatement: rowsPerStatement, onConstraintViolation: onConstraintViolation))
     }
 }
 
-/// Inserts one batch with its concrete record type.
-private struct BatchInsertion: SQLiteInsertableVisitor {
-    let batch: RecordBatch
+/// Inserts one batch's records with their concrete type.
+private struct BatchInsertion: RecordBatchVisitor {
     let db: Database
     let feed: Int64
     let table: String?
     let rowsPerStatement: Int
     let onConstraintViolation: ((Int, DatabaseError) throws -> Void)?
 
-    func visit<R: SQLiteInsertable>(_ type: R.Type) throws -> Int {
-        guard let records = batch.records(as: R.self) else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a batch of \(batch.fileName) does not hold \(R.self) records")
-        }
+    func visit<R: GTFSRecord>(_ records: [R]) throws -> Int {
         let inserter = TableInserter<R>(rowsPerStatement: rowsPerStatement, feed: feed, table: table)
         guard let onConstraintViolation else { return try inserter.insert(records, into: db) }
         return try inserter.insert(records, into: db) { index, _, error in try onConstraintViolation(index, error) }

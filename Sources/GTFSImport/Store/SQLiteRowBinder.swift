@@ -1,23 +1,16 @@
 import GRDBSQLite
+import GTFS
 
 /// Binds one record's values, left to right, to the positional parameters of a prepared INSERT.
 ///
-/// ``TableInserter`` hands one to ``SQLiteInsertable/bind(to:)`` for every row; each `bind` call fills the
-/// next parameter with the store's representation of the value (see ``StoreRowWriter``, which maps the
-/// GTFS value types onto the four primitives this type binds).
-///
-/// ```swift
-/// extension Level: SQLiteInsertable {
-///     public func bind<Row: StoreRowWriter>(to row: inout Row) {
-///         row.bind(levelID); row.bind(levelIndex); row.bind(levelName)
-///     }
-/// }
-/// ```
+/// ``TableInserter`` hands one to a record's `write(to:)` for every row; each value fills the next
+/// parameter in its primitive form (``GTFS/FieldSink`` maps the GTFS value types onto the four primitives
+/// this type binds).
 ///
 /// Values are bound with `sqlite3_bind_*` straight into the statement, with no intermediate `DatabaseValue`
 /// or `StatementArguments`; text is copied once into buffers SQLite reads in place, and a parameter that
 /// already holds NULL is not bound again.
-public struct SQLiteRowBinder: StoreRowWriter {
+struct SQLiteRowBinder: FieldSink {
     /// The raw statement.
     private let statement: OpaquePointer
     /// Text copies and the NULL mask of the statement's parameters.
@@ -51,7 +44,7 @@ public struct SQLiteRowBinder: StoreRowWriter {
     }
 
     /// Binds NULL.
-    public mutating func bindNull() {
+    mutating func writeNull() {
         index += 1
         guard index <= parameterCount else {
             status = SQLITE_RANGE
@@ -70,19 +63,19 @@ public struct SQLiteRowBinder: StoreRowWriter {
     }
 
     /// Binds TEXT.
-    public mutating func bindText(_ utf8: UnsafeBufferPointer<UInt8>) {
+    mutating func writeText(_ utf8: UnsafeBufferPointer<UInt8>) {
         let text = buffers.copy(utf8)
         // SQLITE_STATIC (a nil destructor): SQLite reads the copy in place; it lives until the next execution.
         next { sqlite3_bind_text64($0, $1, text, UInt64(utf8.count), nil, UInt8(SQLITE_UTF8)) }
     }
 
     /// Binds an INTEGER.
-    public mutating func bind(_ value: Int) {
+    mutating func write(_ value: Int) {
         next { sqlite3_bind_int64($0, $1, Int64(value)) }
     }
 
     /// Binds a REAL.
-    public mutating func bind(_ value: Double) {
+    mutating func write(_ value: Double) {
         next { sqlite3_bind_double($0, $1, value) }
     }
 }

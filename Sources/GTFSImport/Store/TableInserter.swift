@@ -1,5 +1,6 @@
-public import GRDB
+import GRDB
 import GRDBSQLite
+import GTFS
 
 /// Inserts records into their table with multi-row INSERT statements prepared once and bound directly.
 ///
@@ -8,6 +9,7 @@ import GRDBSQLite
 /// rows left over after the last full statement go through statements of 32, 16, 8, 4, 2 and 1 rows, so
 /// at most eight statements exist per table, all kept in GRDB's statement cache (`db.cachedStatement`).
 /// Values are bound with ``SQLiteRowBinder``: no `Codable`, no `StatementArguments`, no SQL built per row.
+/// The columns are the record's fields (``GTFS/GTFSRecord/Field``), in the order `write(to:)` writes them.
 ///
 /// ```swift
 /// try store.pool.write { db in
@@ -22,14 +24,14 @@ import GRDBSQLite
 /// handler. A decoded record fills every NOT NULL column, so its key is the only constraint it can break;
 /// ignoring instead of failing spares each refused row an error, a statement rollback and a message, so
 /// that refusing a row costs about what storing one does (a feed of one repeated row stays linear).
-public struct TableInserter<Record: SQLiteInsertable> {
+struct TableInserter<Record: GTFSRecord> {
     /// The rows per full statement when none is given. Measured on 1 M VBB-like stop_times, parsed and
     /// inserted on one thread: 1 row per statement 330 k rows/s, 10 rows 480 k, 50 rows 550 k; 100 and 200
     /// rows gain nothing beyond the noise.
-    public static var defaultRowsPerStatement: Int { 50 }
+    static var defaultRowsPerStatement: Int { 50 }
 
     /// The rows of a full statement (fewer when SQLite's limit on parameters requires it).
-    public let rowsPerStatement: Int
+    let rowsPerStatement: Int
 
     /// The statements by row count, largest first.
     private let statements: [(rows: Int, sql: String)]
@@ -50,8 +52,8 @@ public struct TableInserter<Record: SQLiteInsertable> {
     ///     (rows × columns) is also held under SQLite's limit (32766 in SQLite 3.32 and later) at insert time.
     ///   - feed: the feed the rows belong to (its number in `feeds`); 1 when omitted.
     ///   - table: the table written to, when not `Record`'s own (a staging copy such as `temp.stage_stops`).
-    public init(rowsPerStatement: Int = TableInserter.defaultRowsPerStatement, feed: Int64 = 1, table: String? = nil) {
-        let columns = Record.columnNames
+    init(rowsPerStatement: Int = TableInserter.defaultRowsPerStatement, feed: Int64 = 1, table: String? = nil) {
+        let columns = Record.Field.allCases.map(\.spec.name)
         let rows = max(1, rowsPerStatement)
         self.rowsPerStatement = rows
         self.columnCount = columns.count
@@ -61,7 +63,7 @@ public struct TableInserter<Record: SQLiteInsertable> {
             if size < rows { sizes.append(size) }
             size /= 2
         }
-        let table = table ?? Record.tableName
+        let table = table ?? GTFSSchema.tableName(for: Record.file)
         self.table = table
         let into = "INTO \(table) (feed, \(columns.joined(separator: ", "))) VALUES "
         let tuple = "(\(feed)," + Array(repeating: "?", count: columns.count).joined(separator: ",") + ")"
@@ -72,7 +74,7 @@ public struct TableInserter<Record: SQLiteInsertable> {
     }
 
     /// The SQL of a single-row insert, e.g. for error messages.
-    public var singleRowSQL: String { statements.last?.sql ?? "" }
+    var singleRowSQL: String { statements.last?.sql ?? "" }
 
     /// Inserts `records` in order.
     ///
@@ -86,7 +88,7 @@ public struct TableInserter<Record: SQLiteInsertable> {
     /// - Throws: `DatabaseError` (a full disk, a read-only file, a refused row without handler), or what
     ///   the handler throws.
     @discardableResult
-    public func insert(
+    func insert(
         _ records: [Record],
         into db: Database,
         onConstraintViolation: ((Int, Record, DatabaseError) throws -> Void)? = nil
@@ -123,7 +125,7 @@ public struct TableInserter<Record: SQLiteInsertable> {
                 // Only when a single row has more columns than SQLite accepts parameters.
                 throw DatabaseError(
                     resultCode: .SQLITE_RANGE,
-                    message: "a row of \(Record.tableName) has more columns than SQLite accepts parameters (\(limit))")
+                    message: "a row of \(GTFSSchema.tableName(for: Record.file)) has more columns than SQLite accepts parameters (\(limit))")
             }
             return inserted
         }
@@ -166,12 +168,12 @@ public struct TableInserter<Record: SQLiteInsertable> {
         prepared.buffers.startExecution()
         var binder = SQLiteRowBinder(statement: raw, buffers: prepared.buffers)
         for index in chunk.indices {
-            chunk[index].bind(to: &binder)
+            chunk[index].write(to: &binder)
         }
         guard binder.status == SQLITE_OK, Int(binder.index) == prepared.buffers.parameterCount else {
             throw DatabaseError(
                 resultCode: binder.status == SQLITE_OK || binder.status == SQLITE_RANGE ? .SQLITE_MISUSE : ResultCode(rawValue: binder.status),
-                message: "\(Record.self).bind(to:) bound \(Int(binder.index)) values for \(chunk.count) rows of \(columnCount) columns",
+                message: "\(Record.self).write(to:) wrote \(Int(binder.index)) values for \(chunk.count) rows of \(columnCount) columns",
                 sql: singleRowSQL)
         }
         try prepared.statement.execute()

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import GTFS
-import GTFSImport
+@testable import GTFSImport
 import LineReader
 import TestSupport
 import Testing
@@ -64,11 +64,11 @@ enum Fixtures {
 }
 
 /// Parses a file's one-row CSV and inserts it, with the file's concrete type.
-struct OneRowInsertion: SQLiteInsertableVisitor {
+struct OneRowInsertion: RecordTypeVisitor {
     let csv: String
     let db: Database
 
-    func visit<R: SQLiteInsertable>(_ type: R.Type) throws -> Int {
+    func visit<R: GTFSRecord>(_ type: R.Type) throws -> Int {
         let records = try Fixtures.parse(R.self, csv)
         return try TableInserter<R>().insert(records, into: db)
     }

@@ -6,10 +6,23 @@ import Testing
 /// A record with one column of each value type, to test the typed accessors.
 struct ValueRecord: GTFSRecord {
     static let file = GTFSFile.levels
-    static let columns: [ColumnSpec] = [
-        .required("id"), .optional("time"), .optional("date"), .optional("color"), .optional("lat"),
-        .optional("lon"), .optional("count"), .optional("amount"), .optional("kind"),
-    ]
+    enum Field: Int, GTFSField {
+        case id, time, date, color, lat, lon, count, amount, kind
+        var spec: FieldSpec {
+            switch self {
+            case .id: FieldSpec("id", .text, .required)
+            case .time: FieldSpec("time", .time)
+            case .date: FieldSpec("date", .date)
+            case .color: FieldSpec("color", .color)
+            case .lat: FieldSpec("lat", .decimal)
+            case .lon: FieldSpec("lon", .decimal)
+            case .count: FieldSpec("count", .integer)
+            case .amount: FieldSpec("amount", .currencyAmount)
+            case .kind: FieldSpec("kind", .enumeration)
+            }
+        }
+        static let key: [Field] = [.id]
+    }
     var time: GTFSTime?
     var date: GTFSDate?
     var color: GTFSColor?
@@ -19,16 +32,28 @@ struct ValueRecord: GTFSRecord {
     var amount: CurrencyAmount?
     var kind: LocationType?
 
-    init(row: Row) throws {
-        _ = try row.requiredText(0)
-        time = try row.time(1)
-        date = try row.date(2)
-        color = try row.color(3)
-        lat = try row.latitude(4)
-        lon = try row.longitude(5)
-        count = try row.nonNegativeInt(6)
-        amount = try row.currencyAmount(7)
-        kind = try row.enumeration(8)
+    init(row: CSVRow<Field>) throws {
+        _ = try row.requiredText(.id)
+        time = try row.time(.time)
+        date = try row.date(.date)
+        color = try row.color(.color)
+        lat = try row.latitude(.lat)
+        lon = try row.longitude(.lon)
+        count = try row.nonNegativeInt(.count)
+        amount = try row.currencyAmount(.amount)
+        kind = try row.enumeration(.kind)
+    }
+
+    func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.writeNull()
+        sink.write(time)
+        sink.write(date)
+        sink.write(color.map(\.description))
+        sink.write(lat)
+        sink.write(lon)
+        sink.write(count)
+        sink.write(amount.map(\.description))
+        sink.write(kind)
     }
 }
 

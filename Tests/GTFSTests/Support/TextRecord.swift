@@ -4,7 +4,18 @@ import LineReader
 /// A test record of three text columns: `id` (required), `name`, `note`.
 struct TextRecord: GTFSRecord, Equatable {
     static let file = GTFSFile.levels
-    static let columns: [ColumnSpec] = [.required("id"), .optional("name"), .optional("note")]
+
+    enum Field: Int, GTFSField {
+        case id, name, note
+        var spec: FieldSpec {
+            switch self {
+            case .id: FieldSpec("id", .text, .required)
+            case .name: FieldSpec("name", .text)
+            case .note: FieldSpec("note", .text)
+            }
+        }
+        static let key: [Field] = [.id]
+    }
 
     var id: String
     var name: String?
@@ -18,11 +29,17 @@ struct TextRecord: GTFSRecord, Equatable {
         self.line = line
     }
 
-    init(row: Row) throws {
-        id = try row.requiredText(0)
-        name = row.text(1)
-        note = row.text(2)
+    init(row: CSVRow<Field>) throws {
+        id = try row.requiredText(.id)
+        name = row.text(.name)
+        note = row.text(.note)
         line = row.line
+    }
+
+    func write<Sink: FieldSink>(to sink: inout Sink) {
+        sink.write(id)
+        sink.write(name)
+        sink.write(note)
     }
 }
 
