@@ -79,6 +79,32 @@ struct SchemaTests {
         }
     }
 
+    @Test("A copy made from the description (as a diff stages rows) has the store table's columns, keys and layout")
+    func copiesMatchTheStore() throws {
+        let folder = try TemporaryFolder()
+        let store = try GTFSStore(path: folder.file("feed.sqlite"))
+        try store.pool.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE '' AS copies")
+            defer { _ = try? db.execute(sql: "DETACH DATABASE copies") }
+            func shape(_ schema: String, _ table: String) throws -> [String] {
+                let columns = try GRDB.Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?, ?)", arguments: [table, schema])
+                let indexes = try GRDB.Row.fetchAll(
+                    db, sql: "SELECT name, \"unique\" FROM pragma_index_list(?, ?) WHERE origin <> 'pk' ORDER BY name", arguments: [table, schema]
+                ).filter { $0["unique"] as Int == 1 }.map { index in
+                    let parts = try String.fetchAll(db, sql: "SELECT coalesce(name, '<expr>') FROM pragma_index_xinfo(?, ?) WHERE key = 1", arguments: [index["name"] as String, schema])
+                    return "unique(\(parts.joined(separator: ",")))"
+                }
+                let withoutRowID = try String.fetchOne(db, sql: "SELECT sql FROM \(schema).sqlite_master WHERE name = ?", arguments: [table])?.hasSuffix("WITHOUT ROWID") ?? false
+                return columns.map(\.description) + indexes + [withoutRowID ? "WITHOUT ROWID" : "rowid"]
+            }
+            for file in GTFSFile.allCases {
+                let table = StoreTable(file)
+                for statement in table.createStatements(named: table.name, schema: "copies") { try db.execute(sql: statement) }
+                #expect(try shape("copies", table.name) == shape("main", table.name), "\(file.rawValue)")
+            }
+        }
+    }
+
     @Test("Primary keys follow the reference; stop_times and shapes are clustered WITHOUT ROWID")
     func primaryKeys() throws {
         let folder = try TemporaryFolder()

@@ -36,25 +36,14 @@ struct TableDiff {
     init(_ db: Database, file: GTFSFile, feed: Int64, comparesGroups: Bool = false) throws {
         self.file = file
         self.feed = feed
-        table = GTFSSchema.tableName(for: file)
+        let storeTable = StoreTable(file)
+        table = storeTable.name
         stage = Self.stagePrefix + table
-        columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))").map { $0["name"] as String }.filter { $0 != "feed" }
-        key = SchemaV2.keyExpressions[table]
-        guard let create = try String.fetchOne(db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]),
-            let open = create.firstIndex(of: "(")
-        else {
-            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no table \(table) in the store")
-        }
-        try db.execute(sql: "CREATE TABLE \(Self.scratch).\(stage) " + create[open...])
-        // The unique key indexes (not the post-load ones): they refuse the same duplicate rows.
-        for index in try Row.fetchAll(
-            db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql LIKE 'CREATE UNIQUE INDEX%'",
-            arguments: [table])
-        {
-            let name: String = index["name"]
-            let sql: String = index["sql"]
-            guard let on = sql.range(of: " ON \(table) (") else { continue }
-            try db.execute(sql: "CREATE UNIQUE INDEX \(Self.scratch).\(Self.stagePrefix)\(name) ON \(stage) (" + sql[on.upperBound...])
+        columns = storeTable.columns
+        key = storeTable.keyExpressions
+        // The same columns and key (not the post-load indexes): the copy refuses the same duplicate rows.
+        for statement in storeTable.createStatements(named: stage, schema: Self.scratch) {
+            try db.execute(sql: statement)
         }
         if comparesGroups, let column = GroupedTables.column(for: file) {
             filter = try GroupFilter(
@@ -67,11 +56,6 @@ struct TableDiff {
 
     /// What names a staging copy of a table or index: `gtfs_stage_stops`, `gtfs_stage_transfers_key`.
     static let stagePrefix = "gtfs_stage_"
-
-    /// The store's name of a table or index, given the name of its staging copy (or the store's name).
-    static func storeName(of name: String) -> String {
-        name.hasPrefix(stagePrefix) ? String(name.dropFirst(stagePrefix.count)) : name
-    }
 
     /// The schema name of the scratch database.
     static let scratch = "gtfs_scratch"

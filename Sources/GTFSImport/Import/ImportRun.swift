@@ -404,7 +404,7 @@ final class ImportRun: Sendable {
         let strict = options.strict
         // Errors are made only for the refusals the summary keeps: a feed may repeat one row millions of times.
         let room = writer.errorRoom(in: batch.fileName, maxErrors: options.maxStoredErrors)
-        let key = GTFSSchema.keyColumns(of: batch.file).joined(separator: ", ")
+        let key = StoreTable(batch.file).keyColumns.joined(separator: ", ")
         var errors: [GTFSError] = []
         var indexes: [Int] = []
         let stored = try batch.insert(into: db, feed: feed, table: writer.pendingDiff?.stagingTable) { index, _ in

@@ -48,13 +48,6 @@ public enum GTFSSchema {
     /// The table that holds a file's rows: the file name without `.txt` (`stop_times`).
     public static func tableName(for file: GTFSFile) -> String { file.rawValue }
 
-    /// The columns of a table's key without `feed` (`trip_id`, `stop_sequence`), for messages; empty for a
-    /// table without a key (`feed_info`).
-    static func keyColumns(of file: GTFSFile) -> [String] {
-        let table = tableName(for: file)
-        return SchemaV2.primaryKeys[table] ?? SchemaV2.keyIndexColumns[table + "_key"] ?? []
-    }
-
     /// Every GTFS table, in ``GTFS/GTFSFile`` order.
     public static let tableNames: [String] = GTFSFile.allCases.map(tableName(for:))
 
