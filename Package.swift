@@ -17,7 +17,6 @@ let package = Package(
         .library(name: "GTFSImport", targets: ["GTFSImport"]),
         .executable(name: "lines", targets: ["lines"]),
         .executable(name: "gtfs-import", targets: ["gtfs-import"]),
-        .library(name: "GTFSSynth", targets: ["GTFSSynth"]),
         .executable(name: "gtfs-synth", targets: ["gtfs-synth"]),
     ],
     dependencies: [

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A deterministic, VBB-scale synthetic GTFS feed: Berlin-style stations and platforms, bus, tram,
 /// U-Bahn, S-Bahn and regional lines, trips with stop times past midnight, calendars, shapes and
@@ -15,18 +15,18 @@ public import Foundation
 /// try feed.write(toPath: "/tmp/feed", format: .gzipDirectory)   // stops.txt.gz, …
 /// print(counts["stop_times.txt"], counts.totalBytes)
 /// ```
-public struct SyntheticFeed: Sendable {
+package struct SyntheticFeed: Sendable {
     /// The scales a feed can have.
-    public static let scaleRange: ClosedRange<Double> = 0.01 ... 10
+    package static let scaleRange: ClosedRange<Double> = 0.01 ... 10
 
     /// The size relative to the VBB feed.
-    public let scale: Double
+    package let scale: Double
     /// The seed of every random choice.
-    public let seed: UInt64
+    package let seed: UInt64
     /// How lines end.
-    public let lineEnding: LineEnding
+    package let lineEnding: LineEnding
     /// zlib's compression level for zip and gzip output, 1 (fastest) to 9 (smallest).
-    public let compressionLevel: Int
+    package let compressionLevel: Int
 
     /// Describes a feed; nothing is generated until it is written.
     ///
@@ -36,7 +36,7 @@ public struct SyntheticFeed: Sendable {
     ///   - lineEnding: `\n` (the default) or `\r\n`.
     ///   - compressionLevel: zlib's level for zip and gzip output, 1 to 9 (default 6, zlib's own default).
     /// - Throws: ``SyntheticFeedError`` for a scale or level out of range.
-    public init(scale: Double, seed: UInt64 = 42, lineEnding: LineEnding = .lf, compressionLevel: Int = 6) throws {
+    package init(scale: Double, seed: UInt64 = 42, lineEnding: LineEnding = .lf, compressionLevel: Int = 6) throws {
         guard scale.isFinite, Self.scaleRange.contains(scale) else {
             throw SyntheticFeedError(path: "", message: "the scale must be between 0.01 and 10, got \(scale)")
         }
@@ -57,7 +57,7 @@ public struct SyntheticFeed: Sendable {
     /// - Returns: the rows and bytes of every file.
     /// - Throws: ``SyntheticFeedError`` when a file cannot be written.
     @discardableResult
-    public func write(to url: URL, format: Format? = nil) throws -> Counts {
+    package func write(to url: URL, format: Format? = nil) throws -> Counts {
         try write(toPath: url.path, format: format)
     }
 
@@ -69,7 +69,7 @@ public struct SyntheticFeed: Sendable {
     /// - Returns: the rows and bytes of every file.
     /// - Throws: ``SyntheticFeedError`` when a file cannot be written.
     @discardableResult
-    public func write(toPath path: String, format: Format? = nil) throws -> Counts {
+    package func write(toPath path: String, format: Format? = nil) throws -> Counts {
         let model = FeedModel(scale: scale, seed: seed)
         let buffer = RowBuffer(lineEnding: lineEnding)
         let level = Int32(compressionLevel)

@@ -1,12 +1,12 @@
 extension SyntheticFeed {
     /// What one file of a written feed holds.
-    public struct FileCount: Sendable, Hashable {
+    package struct FileCount: Sendable, Hashable {
         /// The table's file name, e.g. `stop_times.txt` (also for gzip and zip output).
-        public let fileName: String
+        package let fileName: String
         /// Data rows, the header not counted.
-        public let rows: Int
+        package let rows: Int
         /// Uncompressed bytes, the header included.
-        public let bytes: Int64
+        package let bytes: Int64
     }
 
     /// What a written feed holds, file by file in writing order.
@@ -15,19 +15,19 @@ extension SyntheticFeed {
     /// let counts = try SyntheticFeed(scale: 0.01).write(toPath: "/tmp/feed.zip")
     /// print(counts["stop_times.txt"])   // 60 000 or so
     /// ```
-    public struct Counts: Sendable, Hashable {
+    package struct Counts: Sendable, Hashable {
         /// One entry per file, in writing order (the GTFS load order).
-        public let files: [FileCount]
+        package let files: [FileCount]
 
         /// The rows of a file, `0` for a file the feed does not have.
-        public subscript(fileName: String) -> Int {
+        package subscript(fileName: String) -> Int {
             files.first { $0.fileName == fileName }?.rows ?? 0
         }
 
         /// Data rows over all files.
-        public var totalRows: Int { files.reduce(0) { $0 + $1.rows } }
+        package var totalRows: Int { files.reduce(0) { $0 + $1.rows } }
 
         /// Uncompressed bytes over all files.
-        public var totalBytes: Int64 { files.reduce(0) { $0 + $1.bytes } }
+        package var totalBytes: Int64 { files.reduce(0) { $0 + $1.bytes } }
     }
 }

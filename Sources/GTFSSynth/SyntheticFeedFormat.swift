@@ -1,6 +1,6 @@
 extension SyntheticFeed {
     /// How the feed's files are written.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// One zip archive (deflate-compressed entries), the way agencies publish GTFS.
         case zip
         /// A directory of plain `*.txt` files.
@@ -9,7 +9,7 @@ extension SyntheticFeed {
         case gzipDirectory = "gzip-dir"
 
         /// The format a path implies: ``zip`` for a name ending in `.zip` (any case), else ``directory``.
-        public static func inferred(fromPath path: String) -> Format {
+        package static func inferred(fromPath path: String) -> Format {
             path.lowercased().hasSuffix(".zip") ? .zip : .directory
         }
     }

@@ -1,6 +1,6 @@
 extension SyntheticFeed {
     /// The bytes that end every line of every file.
-    public enum LineEnding: Sendable, CaseIterable {
+    package enum LineEnding: Sendable, CaseIterable {
         /// `\n`.
         case lf
         /// `\r\n`, as many agencies' exports (and RFC 4180) write.

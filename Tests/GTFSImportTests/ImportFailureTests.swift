@@ -94,8 +94,8 @@ struct ImportFailureTests {
         #expect {
             try setup.store.importFeedSynchronously(from: try FeedSource(path: setup.next))
         } throws: { error in
-            guard case .database(let path, let message) = error as? ImportError else { return false }
-            return path == setup.store.path && message.contains("full")
+            guard case .database(let path, _, let code) = error as? ImportError else { return false }
+            return path == setup.store.path && code == .SQLITE_FULL
         }
         try setup.expectUnchanged()
     }
@@ -108,8 +108,8 @@ struct ImportFailureTests {
         #expect {
             try setup.store.importFeedSynchronously(from: try FeedSource(path: setup.next))
         } throws: { error in
-            guard case .database(_, let message) = error as? ImportError else { return false }
-            return message.contains("readonly")
+            guard case .database(_, let message, let code) = error as? ImportError else { return false }
+            return code?.primaryResultCode == .SQLITE_READONLY && message.contains("readonly")
         }
         try setup.expectUnchanged()
     }

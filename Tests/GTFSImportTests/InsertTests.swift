@@ -35,7 +35,7 @@ struct InsertTests {
 
             """)
         let calendar = try Fixtures.parse(
-            GTFS.Calendar.self,
+            ServiceCalendar.self,
             """
             service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
             WD,1,1,1,1,1,0,0,20250101,20251231
@@ -48,7 +48,7 @@ struct InsertTests {
             try TableInserter<Stop>().insert(stops, into: db)
             try TableInserter<Route>().insert(routes, into: db)
             try TableInserter<StopTime>().insert(stopTimes, into: db)
-            try TableInserter<GTFS.Calendar>().insert(calendar, into: db)
+            try TableInserter<ServiceCalendar>().insert(calendar, into: db)
             try TableInserter<CalendarDate>().insert(dates, into: db)
             try TableInserter<FareProduct>().insert(fares, into: db)
         }

@@ -119,7 +119,7 @@ struct NewDatabaseFileTests {
                 Issue.record("could not create the other store: \(error)")
             }
         }
-        guard case .failure(.database(let path, let message)) = result else {
+        guard case .failure(.database(let path, let message, _)) = result else {
             Issue.record("expected a database error, got \(result)")
             return
         }

@@ -156,8 +156,8 @@ struct SchemaTests {
             try store.pool.read { db in Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'")) }
         }
         #expect(try indexNames().isDisjoint(with: names))
-        try store.createIndexes()
-        try store.createIndexes()
+        try store.pool.write { db in try GTFSSchema.createIndexes(db) }
+        try store.pool.write { db in try GTFSSchema.createIndexes(db) }
         #expect(try names.isSubset(of: indexNames()))
         for required in [
             "stop_times_stop", "trips_route", "trips_service", "calendar_dates_date", "stops_parent_station", "transfers_from_stop",

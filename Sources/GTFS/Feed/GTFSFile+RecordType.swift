@@ -22,7 +22,7 @@ extension GTFSFile {
         case .routes: try visitor.visit(Route.self)
         case .trips: try visitor.visit(Trip.self)
         case .stopTimes: try visitor.visit(StopTime.self)
-        case .calendar: try visitor.visit(Calendar.self)
+        case .calendar: try visitor.visit(ServiceCalendar.self)
         case .calendarDates: try visitor.visit(CalendarDate.self)
         case .fareAttributes: try visitor.visit(FareAttribute.self)
         case .fareRules: try visitor.visit(FareRule.self)
@@ -50,14 +50,4 @@ extension GTFSFile {
         case .attributions: try visitor.visit(Attribution.self)
         }
     }
-
-    /// The record type that decodes this file's rows.
-    public var recordType: any GTFSRecord.Type {
-        accept(MetatypeVisitor())
-    }
-}
-
-/// Gives the record type itself.
-private struct MetatypeVisitor: RecordTypeVisitor {
-    func visit<R: GTFSRecord>(_ type: R.Type) throws(Never) -> any GTFSRecord.Type { type }
 }

@@ -80,8 +80,8 @@ public struct Route: GTFSRecord, Hashable {
         routeColor = try row.color(.routeColor) ?? Route.defaultColor
         routeTextColor = try row.color(.routeTextColor) ?? Route.defaultTextColor
         routeSortOrder = try row.nonNegativeInt(.routeSortOrder)
-        continuousPickup = try row.enumeration(.continuousPickup) ?? ContinuousStopping.none
-        continuousDropOff = try row.enumeration(.continuousDropOff) ?? ContinuousStopping.none
+        continuousPickup = try row.enumeration(.continuousPickup) ?? .notContinuous
+        continuousDropOff = try row.enumeration(.continuousDropOff) ?? .notContinuous
         networkID = row.id(.networkID)
         cemvSupport = try row.enumeration(.cemvSupport)
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import GRDB
 public import GTFS
 
 /// Why an import did not complete. In the default atomic mode the database is then exactly as it was.
@@ -8,12 +9,19 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
     case invalidFeed(GTFSError)
     /// The database file cannot be used: it is not a GTFS database, or a newer schema wrote it.
     case store(StoreError)
-    /// SQLite failed while writing: a full disk, a read-only file, a locked database.
+    /// The database failed: SQLite while writing (a full disk, a read-only file), or a step on its file
+    /// (creating, locking or placing it).
+    ///
+    /// ```swift
+    /// if case .database(_, _, .SQLITE_FULL?) = error { /* free some space */ }
+    /// ```
     ///
     /// - Parameters:
     ///   - path: the database file.
-    ///   - message: SQLite's explanation, e.g. `database or disk is full`.
-    case database(path: String, message: String)
+    ///   - message: the explanation, e.g. `database or disk is full`.
+    ///   - code: SQLite's extended result code when SQLite failed (`.SQLITE_FULL`, `.SQLITE_READONLY`,
+    ///     `.SQLITE_IOERR_WRITE`, …), `nil` for a step on the file.
+    case database(path: String, message: String, code: ResultCode? = nil)
     /// The import was cancelled. In batched mode, `stoppedAt` says what stayed committed.
     case cancelled(stoppedAt: ImportStopPoint?)
     /// The file system of the database lacks the space the import needs at least; nothing was written.
@@ -56,7 +64,7 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
         switch self {
         case .invalidFeed(let error): error.description
         case .store(let error): error.description
-        case .database(let path, let message): "\(path): \(message)"
+        case .database(let path, let message, _): "\(path): \(message)"
         case .cancelled(let point):
             if let point { "cancelled; committed before the cancel: \(point)" } else { "cancelled; the database is unchanged" }
         case .notEnoughSpace(let path, let folder, let needed, let available):

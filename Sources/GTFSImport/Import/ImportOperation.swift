@@ -107,8 +107,8 @@ public final class ImportOperation: Operation, @unchecked Sendable {
     /// The outcome once `start()` has returned (an operation that never ran counts as cancelled).
     var finalResult: Result<ImportSummary, ImportError> { result ?? .failure(.cancelled(stoppedAt: nil)) }
 
-    /// Progress reports handed to the progress queue so far (each runs the handler once).
-    public var progressReportCount: Int { run.reporter.reportsSent }
+    /// Progress reports handed to the progress queue so far (each runs the handler once); for tests.
+    var progressReportCount: Int { run.reporter.reportsSent }
 
     /// Calls `observer` on the writer's thread before each file's first row is stored and as each later
     /// phase begins (for tests).

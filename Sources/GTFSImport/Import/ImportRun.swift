@@ -635,7 +635,7 @@ final class ImportRun: Sendable {
         case let error as StoreError:
             return .store(error)
         case let error as DatabaseError:
-            return .database(path: databasePath, message: error.message ?? "\(error.resultCode)")
+            return .database(path: databasePath, message: error.message ?? "\(error.resultCode)", code: error.extendedResultCode)
         default:
             return .invalidFeed(GTFSError(.unreadable, file: Self.describe(source), message: "\(error)"))
         }

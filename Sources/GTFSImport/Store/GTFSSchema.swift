@@ -1,5 +1,5 @@
 import Foundation
-public import GRDB
+import GRDB
 public import GTFS
 
 /// The SQLite schema of a GTFS store: its migrations, its tables and views, and the indexes built after a load.
@@ -11,11 +11,7 @@ public import GTFS
 /// `YYYY-MM-DD` for the `sqlite3` shell.
 ///
 /// ```swift
-/// try store.pool.write { db in
-///     try GTFSSchema.dropIndexes(db)      // before a bulk load
-///     // … insert with TableInserter …
-///     try GTFSSchema.createIndexes(db)    // after it
-/// }
+/// let tables = GTFSSchema.tableNames     // ["agency", "stops", …]
 /// ```
 public enum GTFSSchema {
     /// The schema version this build writes, also stored in `gtfs_meta` under `schema_version`.
@@ -30,7 +26,7 @@ public enum GTFSSchema {
     /// partial indexes on `stop_times`' flexible-service references (see ``SchemaV3``).
     /// Later versions append migrations; a database holding an identifier this list lacks was written by a
     /// newer build and is refused.
-    public static let migrator: DatabaseMigrator = {
+    static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         // No foreign keys in the schema, so nothing to check after the migration.
         migrator.registerMigration(SchemaV1.identifier, foreignKeyChecks: .immediate) { db in
@@ -65,7 +61,7 @@ public enum GTFSSchema {
     /// `stop_times(stop_id, departure_time)` answers "departures at a stop" in time order; the
     /// `trips` indexes serve "trips of a route" and "trips running on a date"; the `stops`, `transfers`
     /// and `pathways` ones walk stations and interchanges.
-    public static let postLoadIndexes: [(name: String, table: GTFSFile, sql: String)] = [
+    static let postLoadIndexes: [(name: String, table: GTFSFile, sql: String)] = [
         ("stop_times_stop", .stopTimes, "CREATE INDEX IF NOT EXISTS stop_times_stop ON stop_times (stop_id, departure_time)"),
         ("trips_route", .trips, "CREATE INDEX IF NOT EXISTS trips_route ON trips (route_id)"),
         ("trips_service", .trips, "CREATE INDEX IF NOT EXISTS trips_service ON trips (service_id)"),
@@ -86,7 +82,7 @@ public enum GTFSSchema {
     /// ``sortThreads`` helper threads (`PRAGMA threads`, left set on the connection): on
     /// the stop_times index with two cores, 5–12% faster in our measurements.
     /// - Throws: `DatabaseError` (a full disk, say).
-    public static func createIndexes(_ db: Database) throws {
+    static func createIndexes(_ db: Database) throws {
         try db.execute(sql: "PRAGMA threads = \(sortThreads)")
         for index in postLoadIndexes {
             try db.execute(sql: index.sql)
@@ -94,7 +90,7 @@ public enum GTFSSchema {
     }
 
     /// The helper threads SQLite may use to sort while building indexes: one per core beyond the first, at most 3.
-    public static var sortThreads: Int { min(3, max(0, ProcessInfo.processInfo.activeProcessorCount - 1)) }
+    static var sortThreads: Int { min(3, max(0, ProcessInfo.processInfo.activeProcessorCount - 1)) }
 
     /// Drops the indexes of ``postLoadIndexes`` (before a bulk load). Primary keys and the unique key
     /// indexes stay: they refuse duplicate rows as they arrive.
@@ -102,7 +98,7 @@ public enum GTFSSchema {
     ///   - db: a connection on its writer queue.
     ///   - tables: only the indexes of these tables; all when `nil`.
     /// - Throws: `DatabaseError`.
-    public static func dropIndexes(_ db: Database, on tables: Set<GTFSFile>? = nil) throws {
+    static func dropIndexes(_ db: Database, on tables: Set<GTFSFile>? = nil) throws {
         for index in postLoadIndexes where tables?.contains(index.table) ?? true {
             try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)")
         }
@@ -116,7 +112,7 @@ public enum GTFSSchema {
     ///   - feed: the feed's number in `feeds`; every feed's rows when `nil` (SQLite then truncates the
     ///     table at once instead of deleting row by row).
     /// - Throws: `DatabaseError`.
-    public static func deleteRows(_ db: Database, of tables: [GTFSFile]? = nil, feed: Int64? = nil) throws {
+    static func deleteRows(_ db: Database, of tables: [GTFSFile]? = nil, feed: Int64? = nil) throws {
         for file in tables ?? GTFSFile.allCases {
             if let feed {
                 try db.execute(sql: "DELETE FROM \(tableName(for: file)) WHERE feed = ?", arguments: [feed])

@@ -84,12 +84,6 @@ public final class GTFSStore: Sendable {
         try self.init(path: path, configuration: configuration)
     }
 
-    /// Builds the indexes that serve the example queries (see ``GTFSSchema/createIndexes(_:)``).
-    /// - Throws: `DatabaseError`.
-    public func createIndexes() throws {
-        try pool.write { db in try GTFSSchema.createIndexes(db) }
-    }
-
     /// The number of rows of every GTFS table, from one consistent snapshot.
     /// - Throws: `DatabaseError`.
     public func rowCounts() throws -> [GTFSFile: Int] {

@@ -8,7 +8,7 @@ public import GTFS
 /// for table in summary.tables { print(table.fileName, table.rowsStored, table.rowsRejected) }
 /// for finding in summary.integrity.findings { print(finding) }
 /// ```
-public struct ImportSummary: Sendable {
+public struct ImportSummary: Sendable, CustomStringConvertible {
     /// A full replacement or a diff against the stored version.
     public enum Kind: String, Sendable, Hashable {
         /// The feed's tables were emptied and loaded again (a first import, `--full`, batched mode).
@@ -18,43 +18,43 @@ public struct ImportSummary: Sendable {
     }
 
     /// The feed's name.
-    public var feed = "default"
+    public internal(set) var feed = "default"
     /// Full or incremental.
-    public var kind: Kind = .full
+    public internal(set) var kind: Kind = .full
     /// The feed's content hash after the import (see ``StoredFeed/contentHash``).
-    public var contentHash: String?
+    public internal(set) var contentHash: String?
     /// The row of `imports` that records this import; `nil` when nothing was written.
-    public var importID: Int64?
+    public internal(set) var importID: Int64?
     /// Whether the input matched the stored version exactly, so the import wrote nothing at all
     /// (`PRAGMA data_version` unchanged, no row in `imports`).
-    public var changedNothing = false
+    public internal(set) var changedNothing = false
     /// One entry per file imported, in load order; tables a whole feed no longer holds follow, with their deleted rows.
-    public var tables: [TableImport] = []
+    public internal(set) var tables: [TableImport] = []
     /// Feed-level warnings (files outside the reference, a table given twice).
-    public var warnings: [GTFSWarning] = []
+    public internal(set) var warnings: [GTFSWarning] = []
     /// The tables whose earlier rows the import replaced.
-    public var replacedTables: [GTFSFile] = []
+    public internal(set) var replacedTables: [GTFSFile] = []
     /// References between tables that point nowhere, after the load.
-    public var integrity = IntegrityReport()
+    public internal(set) var integrity = IntegrityReport()
     /// The commit mode used.
-    public var mode: ImportOptions.Mode = .atomic
+    public internal(set) var mode: ImportOptions.Mode = .atomic
     /// Raw input bytes read over all files.
-    public var bytesRead: Int64 = 0
+    public internal(set) var bytesRead: Int64 = 0
     /// The whole import, from start to commit.
-    public var duration: Duration = .zero
+    public internal(set) var duration: Duration = .zero
     /// Reading, parsing and storing every row, up to the last one stored (part of ``duration``).
-    public var loadDuration: Duration = .zero
+    public internal(set) var loadDuration: Duration = .zero
     /// Hashing the files to find those that changed, in an incremental import (part of ``duration``).
-    public var hashDuration: Duration = .zero
+    public internal(set) var hashDuration: Duration = .zero
     /// Comparing the new rows with the stored ones and writing the differences (part of ``duration``).
-    public var diffDuration: Duration = .zero
+    public internal(set) var diffDuration: Duration = .zero
     /// Building the indexes after the load (part of ``duration``).
-    public var indexDuration: Duration = .zero
+    public internal(set) var indexDuration: Duration = .zero
     /// Checking references (part of ``duration``).
-    public var integrityDuration: Duration = .zero
+    public internal(set) var integrityDuration: Duration = .zero
 
-    /// Creates an empty summary.
-    public init() {}
+    /// An empty summary, filled in by the import.
+    init() {}
 
     /// The entry of one table, when the input held it.
     public func table(_ file: GTFSFile) -> TableImport? {
@@ -74,5 +74,13 @@ public struct ImportSummary: Sendable {
     public var rowsPerSecond: Double {
         let seconds = duration / .seconds(1)
         return seconds > 0 ? Double(rowsStored) / seconds : 0
+    }
+
+    /// `feed vbb, incremental: 23,418 rows stored, 0 rejected (12 inserted, 3 updated, 0 deleted, 23,403
+    /// unchanged) in 1.23 s`, and `; nothing changed` when the import wrote nothing.
+    public var description: String {
+        let seconds = (duration / .milliseconds(10)).rounded() / 100
+        return "feed \(GTFSError.displayable(feed)), \(kind.rawValue): \(Count.grouped(rowsStored)) rows stored, "
+            + "\(Count.grouped(rowsRejected)) rejected (\(changes)) in \(seconds) s" + (changedNothing ? "; nothing changed" : "")
     }
 }

@@ -111,8 +111,8 @@ struct CoreRecordTests {
         #expect(s7.routeColor == GTFSColor(rgb: 0x816DA6))
         #expect(s7.routeTextColor.description == "FFFFFF")
         #expect(s7.routeSortOrder == 5)
-        #expect(s7.continuousPickup == .none)
-        #expect(s7.continuousDropOff == .none)
+        #expect(s7.continuousPickup == .notContinuous)
+        #expect(s7.continuousDropOff == .notContinuous)
         #expect(s7.cemvSupport == nil)
         let ring = routes[1]
         #expect(ring.routeType == .bus)
@@ -258,7 +258,7 @@ struct CoreRecordTests {
             20240229,0,wk,0,1,1,1,1,1,20240101,
 
             """
-        let (calendars, summary) = try Self.parse(GTFS.Calendar.self, csv, file: "calendar.txt")
+        let (calendars, summary) = try Self.parse(ServiceCalendar.self, csv, file: "calendar.txt")
         #expect(summary.rowsRejected == 0)
         #expect(calendars.count == 2)
         let weekend = calendars[0]
@@ -278,19 +278,19 @@ struct CoreRecordTests {
     @Test("Calendar: a weekday other than 0/1, an impossible date and an empty weekday are rejected")
     func calendarErrors() throws {
         let header = "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\n"
-        let two = try Self.rejection(GTFS.Calendar.self, header + "s1,1,2,1,1,1,0,0,20250101,20251231\n", file: "calendar.txt")
+        let two = try Self.rejection(ServiceCalendar.self, header + "s1,1,2,1,1,1,0,0,20250101,20251231\n", file: "calendar.txt")
         Self.check(
             two, .invalidValue, file: "calendar.txt", line: 2, column: "tuesday",
             description: #"calendar.txt:2: tuesday: "2" is not 0 or 1"#)
-        let yes = try Self.rejection(GTFS.Calendar.self, header + "s1,yes,1,1,1,1,0,0,20250101,20251231\n", file: "calendar.txt")
+        let yes = try Self.rejection(ServiceCalendar.self, header + "s1,yes,1,1,1,1,0,0,20250101,20251231\n", file: "calendar.txt")
         Self.check(
             yes, .invalidValue, file: "calendar.txt", line: 2, column: "monday",
             description: #"calendar.txt:2: monday: "yes" is not 0 or 1"#)
-        let date = try Self.rejection(GTFS.Calendar.self, header + "s1,1,1,1,1,1,0,0,20250231,20251231\n", file: "calendar.txt")
+        let date = try Self.rejection(ServiceCalendar.self, header + "s1,1,1,1,1,1,0,0,20250231,20251231\n", file: "calendar.txt")
         Self.check(
             date, .invalidValue, file: "calendar.txt", line: 2, column: "start_date",
             description: #"calendar.txt:2: start_date: "20250231" is not a valid date (YYYYMMDD)"#)
-        let empty = try Self.rejection(GTFS.Calendar.self, header + "s1,1,1,1,1,1,0,,20250101,20251231\n", file: "calendar.txt")
+        let empty = try Self.rejection(ServiceCalendar.self, header + "s1,1,1,1,1,1,0,,20250101,20251231\n", file: "calendar.txt")
         Self.check(
             empty, .missingValue, file: "calendar.txt", line: 2, column: "sunday",
             description: "calendar.txt:2: sunday: is required")
@@ -299,7 +299,7 @@ struct CoreRecordTests {
     @Test("Calendar: a missing weekday column rejects the file")
     func calendarMissingColumn() throws {
         let csv = "service_id,monday,tuesday,wednesday,thursday,friday,saturday,start_date,end_date\ns1,1,1,1,1,1,0,20250101,20251231\n"
-        #expect(throws: GTFSError.self) { try Self.parse(GTFS.Calendar.self, csv, file: "calendar.txt") }
+        #expect(throws: GTFSError.self) { try Self.parse(ServiceCalendar.self, csv, file: "calendar.txt") }
     }
 
     // MARK: - calendar_dates.txt
@@ -762,7 +762,7 @@ struct CoreRecordTests {
         let routeIDs = Set(routes.map(\.routeID))
         #expect(trips.allSatisfy { routeIDs.contains($0.routeID) })
 
-        let (calendars, calendarSummary) = try Self.parseVBB(GTFS.Calendar.self, "calendar.txt")
+        let (calendars, calendarSummary) = try Self.parseVBB(ServiceCalendar.self, "calendar.txt")
         #expect(calendarSummary.rowsRejected == 0)
         #expect(calendars.count == 285)
         let weekend = try #require(calendars.first { $0.serviceID == "1462" })

@@ -34,7 +34,7 @@ struct StopTimeRecordTests {
         #expect(plain.stopID == "de:12054:900157843::9")
         #expect(plain.stopSequence == 3)
         #expect(plain.stopHeadsign == "Zoo")
-        #expect(plain.pickupType == .none && plain.dropOffType == .phoneAgency)
+        #expect(plain.pickupType == .notAvailable && plain.dropOffType == .phoneAgency)
         #expect(plain.continuousPickup == .continuous && plain.continuousDropOff == .coordinateWithDriver)
         #expect(plain.shapeDistTraveled == 12.5)
         #expect(plain.timepoint == .approximate)
@@ -57,10 +57,10 @@ struct StopTimeRecordTests {
         let original = try #require(records.first)
         var changed = original
         changed.locationGroupID = "LG9"
-        changed.continuousPickup = ContinuousStopping.none
+        changed.continuousPickup = ContinuousStopping.notContinuous
         var copy = changed
         copy.pickupBookingRuleID = "BR"
-        #expect(changed.locationGroupID == "LG9" && changed.continuousPickup == ContinuousStopping.none)
+        #expect(changed.locationGroupID == "LG9" && changed.continuousPickup == ContinuousStopping.notContinuous)
         #expect(changed.pickupBookingRuleID == nil)
         #expect(copy.pickupBookingRuleID == "BR" && copy.locationGroupID == "LG9")
         #expect(original.locationGroupID == nil)

@@ -1,9 +1,9 @@
-/// `continuous_pickup` and `continuous_drop_off` (routes and stop_times). Empty means ``none``.
+/// `continuous_pickup` and `continuous_drop_off` (routes and stop_times). Empty means ``notContinuous``.
 public enum ContinuousStopping: GTFSEnum {
     /// `0`: continuous stopping.
     case continuous
-    /// `1` (or empty): no continuous stopping.
-    case none
+    /// `1` (or empty): no continuous stopping. (Not `none`: on an optional value `== .none` would compare with `nil`.)
+    case notContinuous
     /// `2`: phone the agency.
     case phoneAgency
     /// `3`: coordinate with the driver.
@@ -15,7 +15,7 @@ public enum ContinuousStopping: GTFSEnum {
     public init(code: Int) {
         switch code {
         case 0: self = .continuous
-        case 1: self = .none
+        case 1: self = .notContinuous
         case 2: self = .phoneAgency
         case 3: self = .coordinateWithDriver
         default: self = .unknown(code)
@@ -26,7 +26,7 @@ public enum ContinuousStopping: GTFSEnum {
     public var code: Int {
         switch self {
         case .continuous: 0
-        case .none: 1
+        case .notContinuous: 1
         case .phoneAgency: 2
         case .coordinateWithDriver: 3
         case .unknown(let code): code

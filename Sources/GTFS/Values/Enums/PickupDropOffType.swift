@@ -2,8 +2,8 @@
 public enum PickupDropOffType: GTFSEnum {
     /// `0` (or empty): regularly scheduled.
     case regular
-    /// `1`: none available.
-    case none
+    /// `1`: no pickup (or drop-off) available. (Not `none`: on an optional value `== .none` would compare with `nil`.)
+    case notAvailable
     /// `2`: phone the agency to arrange.
     case phoneAgency
     /// `3`: coordinate with the driver.
@@ -15,7 +15,7 @@ public enum PickupDropOffType: GTFSEnum {
     public init(code: Int) {
         switch code {
         case 0: self = .regular
-        case 1: self = .none
+        case 1: self = .notAvailable
         case 2: self = .phoneAgency
         case 3: self = .coordinateWithDriver
         default: self = .unknown(code)
@@ -26,7 +26,7 @@ public enum PickupDropOffType: GTFSEnum {
     public var code: Int {
         switch self {
         case .regular: 0
-        case .none: 1
+        case .notAvailable: 1
         case .phoneAgency: 2
         case .coordinateWithDriver: 3
         case .unknown(let code): code

@@ -1,7 +1,6 @@
-/// A row of `calendar.txt`: the weekdays a service runs on between two dates.
-///
-/// The name matches Foundation's `Calendar`; in a file that imports both, write `GTFS.Calendar`.
-public struct Calendar: GTFSRecord, Hashable {
+/// A row of `calendar.txt`: the weekdays a service runs on between two dates. (Named for what it holds, and
+/// so that it does not clash with Foundation's `Calendar`.)
+public struct ServiceCalendar: GTFSRecord, Hashable {
     /// The file the records come from.
     public static let file = GTFSFile.calendar
 
@@ -68,7 +67,7 @@ public struct Calendar: GTFSRecord, Hashable {
     }
 }
 
-extension Calendar {
+extension ServiceCalendar {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(serviceID)
