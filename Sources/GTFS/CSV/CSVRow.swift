@@ -66,13 +66,9 @@ public struct CSVRow<Field: GTFSField> {
     // MARK: Text
 
     /// The cell as a String, `nil` when empty or absent.
-    ///
-    /// A value longer than ``ParseOptions/maxTextLength`` rejects the row (it reads as empty text meanwhile).
     @inline(__always)
     public func text(_ field: Field) -> String? {
-        guard let bytes = bytes(field) else { return nil }
-        guard bytes.count <= table.maxTextLength else { return oversized(field, bytes.count, table.maxTextLength, "") }
-        return String(decoding: bytes, as: UTF8.self)
+        bytes(field).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The cell as a String.
@@ -84,13 +80,9 @@ public struct CSVRow<Field: GTFSField> {
     }
 
     /// The cell as an identifier (``GTFSID``, inline up to 23 bytes), `nil` when empty or absent.
-    ///
-    /// A value longer than ``ParseOptions/maxIDLength`` rejects the row (it reads as an empty id meanwhile).
     @inline(__always)
     public func id(_ field: Field) -> GTFSID? {
-        guard let bytes = bytes(field) else { return nil }
-        guard bytes.count <= table.maxIDLength else { return oversized(field, bytes.count, table.maxIDLength, GTFSID("")) }
-        return GTFSID(paddedUTF8: bytes)
+        bytes(field).map { GTFSID(paddedUTF8: $0) }
     }
 
     /// The cell as an identifier.
@@ -99,20 +91,6 @@ public struct CSVRow<Field: GTFSField> {
     public func requiredID(_ field: Field) throws -> GTFSID {
         guard let id = id(field) else { throw missing(field) }
         return id
-    }
-
-    /// Notes a value over its limit, which rejects the row once it is decoded, and gives `placeholder`
-    /// instead of copying the value.
-    @inline(never)
-    private func oversized<Value>(_ field: Field, _ length: Int, _ limit: Int, _ placeholder: Value) -> Value {
-        table.noteOversized(field.rawValue, line: line, length: length, limit: limit)
-        return placeholder
-    }
-
-    /// Throws the first value of this row that is over its limit (the row is then rejected).
-    @usableFromInline
-    func checkLengths() throws {
-        if let error = table.takeOversized() { throw error }
     }
 
     // MARK: Integers
@@ -392,7 +370,7 @@ extension CSVRow: Sendable {}
 /// Where the current record's cells are: what the (non-generic) parser hands to a record type's decoder.
 @usableFromInline
 struct RowCells {
-    let line: Int
+    @usableFromInline let line: Int
     unowned(unsafe) let parser: CSVRowParser
     unowned(unsafe) let table: TableContext
 }

@@ -18,6 +18,10 @@ final class TableParseCore {
     private var scratch: [UInt8] = []
     /// The line where the record being assembled (possibly over several lines) starts.
     @exclusivity(unchecked) private var recordStart = 0
+    /// The bytes of the record being assembled, over all its lines.
+    @exclusivity(unchecked) private var recordLength = 0
+    /// The smaller of the two field limits.
+    private let shortestLimit: Int
     @exclusivity(unchecked) private var summary: TableSummary
 
     @usableFromInline
@@ -25,6 +29,7 @@ final class TableParseCore {
         self.options = options
         self.columns = columns
         context = TableContext(fileName: fileName, columns: columns, options: options)
+        shortestLimit = min(options.maxIDLength, options.maxTextLength)
         parser.maxRecordLength = options.maxLineLength
         // The table is the record type's, whatever the file is called (`--table stop_times` on `big.csv`).
         summary = TableSummary(fileName: fileName, file: file)
@@ -41,7 +46,9 @@ final class TableParseCore {
             // Blank lines between records are skipped.
             if bytes.isEmpty { return }
             recordStart = number
+            recordLength = 0
         }
+        recordLength &+= bytes.count
         let scan = parser.scan(bytes)
         if scan.hasNUL {
             parser.reset()
@@ -163,14 +170,37 @@ final class TableParseCore {
             }
             context.warn(problem)
         }
+        // A field can only be over its limit in a record longer than the smaller limit: GTFS rows, far
+        // shorter, skip the field-by-field check.
+        if recordLength > shortestLimit, let problem = oversizedField() {
+            try reject(problem)
+            return
+        }
         do {
             try decode(RowCells(line: recordStart, parser: parser, table: context))
             summary.rowsRead += 1
             summary.rowsParsed += 1
         } catch let error as GTFSError {
-            // A value over its limit is the row's first problem, whatever the decoder noticed after it.
-            try reject(context.takeOversized() ?? error)
+            try reject(error)
         }
+    }
+
+    /// The first field of the current record longer than its limit: ``ParseOptions/maxIDLength`` for an
+    /// identifier, ``ParseOptions/maxTextLength`` for any other value. Columns the record type does not
+    /// read are not stored, so their length does not matter.
+    private func oversizedField() -> GTFSError? {
+        for (column, spec) in columns.enumerated() {
+            let position = context.fieldIndex(ofColumn: column)
+            guard position >= 0, position < parser.fieldCount else { continue }
+            let length = parser.field(position).count
+            let limit = spec.type == .id ? options.maxIDLength : options.maxTextLength
+            if length > limit {
+                return GTFSError(
+                    .invalidValue, file: context.fileName, line: recordStart, column: spec.name,
+                    message: "\(Count.grouped(length)) bytes, longer than the limit of \(Count.grouped(limit))")
+            }
+        }
+        return nil
     }
 
     /// Rejects the current record: strict mode throws, lenient mode records the error.

@@ -90,11 +90,8 @@ public enum TableParser {
                 return
             }
             try core.consume(line.bytes, number: line.number) { cells in
-                let row = CSVRow<R.Field>(cells)
-                let record = try R(row: row)
-                try row.checkLengths()
-                batch.append(record)
-                if numbersLines { lines.append(row.line) }
+                batch.append(try R(row: CSVRow<R.Field>(cells)))
+                if numbersLines { lines.append(cells.line) }
             }
             if batch.count >= options.batchSize {
                 guard shouldContinue() else {
