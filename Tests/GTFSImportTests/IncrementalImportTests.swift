@@ -278,7 +278,7 @@ struct IncrementalImportTests {
 
         // The same zip: every entry is hashed and matches.
         var same = ImportPlan(imported: Set(entries.compactMap(\.table)), existing: stored, incremental: true, replaceAll: true)
-        try same.findUnchangedFiles(in: zip, stored: stored, chunkSize: 65536) { true }
+        try same.findUnchangedFiles(in: zip, stored: stored, options: ParseOptions()) { true }
         #expect(same.isNoChange)
         #expect(same.hashedBytes == entries.reduce(0) { $0 + ($1.byteCount ?? 0) })
 
@@ -291,7 +291,7 @@ struct IncrementalImportTests {
         let changed = FeedCatalog.FeedState(
             id: stored.id, importID: stored.importID, contentHash: stored.contentHash, tables: tables, tablesWithRows: stored.tablesWithRows)
         var plan = ImportPlan(imported: Set(entries.compactMap(\.table)), existing: changed, incremental: true, replaceAll: true)
-        try plan.findUnchangedFiles(in: zip, stored: changed, chunkSize: 65536) { true }
+        try plan.findUnchangedFiles(in: zip, stored: changed, options: ParseOptions()) { true }
         #expect(plan.tablesToParse == [.stops])
         let stopsBytes = try #require(entries.first { $0.table == .stops }?.byteCount)
         #expect(plan.hashedBytes == same.hashedBytes - stopsBytes)

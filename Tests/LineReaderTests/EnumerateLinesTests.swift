@@ -35,7 +35,7 @@ struct EnumerateLinesTests {
     func cancel() throws {
         let reader = try Reader(source: EndlessSource())
         let collected = Collected()
-        let box = Mutex<LineEnumeration?>(nil)
+        let box = Mutex<WorkHandle?>(nil)
         let handle = reader.enumerateLines(on: DispatchQueue(label: "test")) { line in
             collected.lines.withLock { $0.append(line.owned()) }
             if line.number == 100 { box.withLock { $0?.cancel() } }

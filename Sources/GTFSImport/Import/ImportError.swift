@@ -53,6 +53,12 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
         return false
     }
 
+    /// SQLite's extended result code when SQLite failed the import (``database(path:message:code:)``).
+    public var resultCode: ResultCode? {
+        if case .database(_, _, let code) = self { return code }
+        return nil
+    }
+
     /// What stayed committed when a batched import was cancelled.
     public var stoppedAt: ImportStopPoint? {
         if case .cancelled(let point) = self { return point }

@@ -13,7 +13,7 @@ struct ImportPlan {
     let replaceAll: Bool
     /// Files whose content hash matches the stored version, by table.
     private(set) var unchanged: [GTFSFile: (fileName: String, hash: String)] = [:]
-    /// Raw bytes of the files hashed by ``findUnchangedFiles(in:stored:chunkSize:shouldContinue:)``.
+    /// Raw bytes of the files hashed by ``findUnchangedFiles(in:stored:options:shouldContinue:)``.
     private(set) var hashedBytes: Int64 = 0
 
     init(imported: Set<GTFSFile>, existing: FeedCatalog.FeedState?, incremental: Bool, replaceAll: Bool) {
@@ -45,7 +45,7 @@ struct ImportPlan {
     ///
     /// - Throws: ``GTFSError`` when a file cannot be read, `CancellationError`.
     mutating func findUnchangedFiles(
-        in source: FeedSource, stored: FeedCatalog.FeedState, chunkSize: Int, shouldContinue: () -> Bool
+        in source: FeedSource, stored: FeedCatalog.FeedState, options: ParseOptions, shouldContinue: () -> Bool
     ) throws {
         var seen = Set<GTFSFile>()
         for entry in try source.entries() {
@@ -53,7 +53,8 @@ struct ImportPlan {
                 let storedHash = stored.tables[table]?.contentHash
             else { continue }
             if let crc = entry.declaredCRC32, let storedCRC = stored.tables[table]?.contentCRC32, crc != storedCRC { continue }
-            let hash = try entry.contentHash(chunkSize: chunkSize, shouldContinue: shouldContinue)
+            let hash = try entry.contentHash(
+                chunkSize: options.chunkSize, maxLineLength: options.maxLineLength, shouldContinue: shouldContinue)
             hashedBytes += entry.byteCount ?? 0
             if hash == storedHash { unchanged[table] = (entry.fileName, hash) }
         }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GTFS
+import LineReader
 import Synchronization
 import TestSupport
 import Testing
@@ -71,13 +72,13 @@ struct FeedParserTests {
         let maxInFlight = Atomic<Int>(0)
         let batches = Atomic<Int>(0)
         let result = Mutex<Result<FeedSummary, any Error>?>(nil)
-        let box = Mutex<FeedParsing?>(nil)
+        let box = Mutex<WorkHandle?>(nil)
         let parsing = FeedParser(source: try FeedSource(path: Self.subset), options: ParseOptions(batchSize: 256)).start(
             deliveringOn: DispatchQueue(label: "slow consumer"), maxBatchesInFlight: 2,
             consume: { _ in
                 // Give the parser time to run ahead as far as it is allowed to.
                 usleep(3000)
-                let inFlight = box.withLock { $0?.batchesInFlight } ?? 0
+                let inFlight = box.withLock { $0?.itemsInFlight } ?? 0
                 _ = maxInFlight.max(inFlight, ordering: .relaxed)
                 batches.add(1, ordering: .relaxed)
             },
@@ -89,14 +90,14 @@ struct FeedParserTests {
         #expect(batches.load(ordering: .relaxed) > 50)
         // Never past the bound (on a loaded machine the parser may not have run ahead at every batch).
         #expect((1 ... 2).contains(maxInFlight.load(ordering: .relaxed)))
-        #expect(parsing.batchesInFlight == 0)
+        #expect(parsing.itemsInFlight == 0)
     }
 
     @Test("cancel() stops the parse and completes once with CancellationError")
     func cancel() throws {
         let result = Mutex<[Result<FeedSummary, any Error>]>([])
         let batches = Atomic<Int>(0)
-        let box = Mutex<FeedParsing?>(nil)
+        let box = Mutex<WorkHandle?>(nil)
         let handleStored = DispatchSemaphore(value: 0)
         let parsing = FeedParser(source: try FeedSource(path: Self.subset), options: ParseOptions(batchSize: 100)).start(
             deliveringOn: .global(),

@@ -1,9 +1,12 @@
+import Foundation
 import GTFS
 
 /// The writer's counts during an import: rows stored and refused per file, commits, and what the parser
 /// reported at the end.
 struct WriterState {
     let start: ContinuousClock.Instant
+    /// When the import started, for `imports`.
+    let startDate: Date
     /// When writing began (after an incremental import's hashing): the start of the load phase.
     let loadStart: ContinuousClock.Instant = .now
     /// Rows stored per table, for progress.
@@ -24,20 +27,14 @@ struct WriterState {
     var feedSummary: FeedSummary?
     /// Whether rows go to staging copies and are applied as diffs (an incremental import).
     let isIncremental: Bool
-    /// The table being staged, applied when its file ends (incremental import).
-    var pendingDiff: TableDiff?
-    /// The tables an incremental import stores straight into the store, as a full import does: the stored
-    /// feed had no rows in them, so there is nothing to compare with (see `ImportRun.storesDirectly`).
-    var directTables: Set<GTFSFile> = []
-    /// The group digests of the table being stored whole (see ``GroupRecorder``).
-    var groupRecorder: GroupRecorder?
     /// What the import changed per table: the diffs' counts, or a full import's deletes and inserts.
     var changesByTable: [GTFSFile: TableChanges] = [:]
     /// Time spent comparing and applying diffs.
     var diffDuration: Duration = .zero
 
-    init(start: ContinuousClock.Instant, isIncremental: Bool = false) {
+    init(start: ContinuousClock.Instant, startDate: Date = Date(), isIncremental: Bool = false) {
         self.start = start
+        self.startDate = startDate
         self.isIncremental = isIncremental
     }
 

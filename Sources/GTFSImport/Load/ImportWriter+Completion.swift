@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import GTFS
+
+extension ImportWriter {
+    /// After the last row: the rejection limit, the indexes, the reference checks, the feed's new version
+    /// (`feed_tables`, `feeds`), the import's row in `imports`, and the import's facts in `gtfs_meta`.
+    mutating func complete(_ db: Database, _ summary: inout ImportSummary) throws {
+        // Every row is stored or refused by now (an incremental import stages a table's last groups when
+        // it ends): a file with more rejected rows than the limit fails the import here, before the commit.
+        if let feedSummary = state.feedSummary {
+            for table in state.tableImports(feedSummary, maxErrors: 1)
+            where !options.maxRejected.allows(rejected: table.rowsRejected, of: table.rowsRead) {
+                throw ImportError.tooManyRejected(
+                    file: table.fileName, rejected: table.rowsRejected, read: table.rowsRead, limit: options.maxRejected,
+                    first: table.errors.first)
+            }
+        }
+        let clock = ContinuousClock()
+        // Loading: from the start of writing to the index build (a diff included, an incremental import's hashing not).
+        summary.loadDuration = clock.now - state.loadStart
+        report(.buildingIndexes)
+        let indexStart = clock.now
+        try GTFSSchema.createIndexes(db)
+        summary.indexDuration = clock.now - indexStart
+
+        if options.checksReferences {
+            report(.checkingReferences)
+            let checkStart = clock.now
+            let touched = plan.incremental ? Set(state.changesByTable.filter { !$0.value.isEmpty }.keys) : Set(plan.replaced)
+            for check in ReferenceCheck.all where check.involves(touched) {
+                try pipeline.checkCancelled()
+                summary.integrity.checksRun += 1
+                if let finding = try check.run(db, feed: feed) { summary.integrity.findings.append(finding) }
+            }
+            try ReferenceCheck.dropScratch(db)
+            summary.integrityDuration = clock.now - checkStart
+        }
+        try recordVersion(db, &summary)
+    }
+
+    /// The feed's new version in the catalog, and the import's row in `imports`.
+    private mutating func recordVersion(_ db: Database, _ summary: inout ImportSummary) throws {
+        var loaded: [GTFSFile: FeedCatalog.TableState] = [:]
+        var rejected = 0
+        if let feedSummary = state.feedSummary {
+            // The zip's CRC-32 of each file, checked as the parser read it to its end.
+            let declaredCRC32 = Dictionary(try source.entries().map { ($0.fileName, $0.declaredCRC32) }) { first, _ in first }
+            for table in state.tableImports(feedSummary, maxErrors: 0) {
+                loaded[table.file] = FeedCatalog.TableState(
+                    contentHash: table.contentHash, rowsRead: table.rowsRead, rowsStored: table.rowsStored,
+                    rowsRejected: table.rowsRejected, contentCRC32: declaredCRC32[table.fileName] ?? nil)
+                rejected += table.rowsRejected
+                if !plan.incremental { state.changesByTable[table.file, default: TableChanges()].inserted = table.rowsStored }
+            }
+        }
+        let emptied = plan.incremental ? plan.removed : Set(plan.replaced).subtracting(loaded.keys)
+        try FeedCatalog.recordTables(db, feed: feed, loaded: loaded, emptied: emptied)
+        let contentHash = try FeedCatalog.contentHash(db, feed: feed)
+        let changes = state.changesByTable.values.reduce(TableChanges(), +)
+        let unchangedElsewhere = plan.unchanged.keys.reduce(0) { $0 + (plan.existing?.tables[$1]?.rowsStored ?? 0) }
+        let sourceName = ImportRun.describe(source)
+        var record = FeedCatalog.ImportRecord(
+            feedName: options.feed, source: sourceName, contentHash: contentHash, startedAt: state.startDate,
+            kind: plan.incremental ? .incremental : .full, outcome: "completed")
+        record.inserted = changes.inserted
+        record.updated = changes.updated
+        record.deleted = changes.deleted
+        record.unchanged = changes.unchanged + unchangedElsewhere
+        record.rejected = rejected
+        let importID = try FeedCatalog.record(db, record)
+        try FeedCatalog.setCurrentVersion(db, feed: feed, source: sourceName, importID: importID, contentHash: contentHash)
+        summary.importID = importID
+        summary.contentHash = contentHash
+
+        let facts: [(String, String)] = [
+            ("last_import_source", sourceName),
+            ("last_import_completed_at", ISO8601DateFormatter().string(from: Date())),
+        ]
+        for (key, value) in facts {
+            try db.execute(sql: "INSERT OR REPLACE INTO gtfs_meta (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Dispatch
+import Synchronization
+
+/// The bounded hand-off between a producing thread and a consumer: the producer waits while `capacity`
+/// items wait, the consumer waits while none does, and ``close()`` wakes both at once.
+///
+/// The one hand-off of the package: a line enumeration passes chunks through it, a feed parse passes
+/// batches through it to an importer, a queue or a task. The consumer pulls, blocking
+/// (``next()``) or suspending (``nextAsync()``); after the last item it gets the end with the producer's
+/// result.
+///
+/// ```swift
+/// let channel = BoundedChannel<Int, Int>(capacity: 4)
+/// Thread { for i in 0 ..< 100 { try? channel.send(i) }; channel.finish(.success(100)) }.start()
+/// while case .item(let i) = channel.next() { print(i) }
+/// ```
+package final class BoundedChannel<Item: Sendable, End: Sendable>: Sendable {
+    /// What the consumer takes next.
+    package enum Taken: Sendable {
+        /// An item.
+        case item(Item)
+        /// The producer finished with this result; nothing follows.
+        case end(Result<End, any Error>)
+        /// The channel was closed (cancelled) before the end.
+        case closed
+    }
+
+    private struct State {
+        var items: [Item] = []
+        var head = 0
+        var end: Result<End, any Error>?
+        var closed = false
+        /// A consumer suspended in ``nextAsync()``.
+        var waitingConsumer: CheckedContinuation<Taken, Never>?
+
+        var count: Int { items.count - head }
+
+        mutating func takeItem() -> Item? {
+            guard head < items.count else { return nil }
+            let item = items[head]
+            head += 1
+            if head == items.count {
+                items.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return item
+        }
+
+        /// What a consumer can take now, or `nil` when it must wait.
+        mutating func take() -> Taken? {
+            if closed { return .closed }
+            if let item = takeItem() { return .item(item) }
+            return end.map { .end($0) }
+        }
+    }
+
+    /// The most items waiting for the consumer.
+    package let capacity: Int
+    private let state: Mutex<State>
+    /// Wakes blocked producers and consumers (``send(_:)`` and ``next()``).
+    private let condition = Condition()
+
+    /// A channel holding at most `capacity` items (at least 1).
+    package init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        state = Mutex(State())
+    }
+
+    /// Items sent and not yet taken.
+    package var count: Int { state.withLock { $0.count } }
+
+    /// Whether ``close()`` was called.
+    package var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Hands an item to the consumer, waiting while the channel is full.
+    /// - Throws: `CancellationError` once the channel is closed.
+    package func send(_ item: Item) throws {
+        try condition.wait {
+            let outcome: (sent: Bool, closed: Bool, resume: CheckedContinuation<Taken, Never>?) = state.withLock { state in
+                if state.closed { return (false, true, nil) }
+                if let consumer = state.waitingConsumer {
+                    state.waitingConsumer = nil
+                    return (true, false, consumer)
+                }
+                guard state.count < capacity else { return (false, false, nil) }
+                state.items.append(item)
+                return (true, false, nil)
+            }
+            if outcome.closed { throw CancellationError() }
+            outcome.resume?.resume(returning: .item(item))
+            return outcome.sent
+        }
+        condition.broadcast()
+    }
+
+    /// Records the producer's result; the consumer receives it after the last item.
+    package func finish(_ result: Result<End, any Error>) {
+        let consumer = state.withLock { state -> CheckedContinuation<Taken, Never>? in
+            guard state.end == nil else { return nil }
+            state.end = result
+            guard state.count == 0, !state.closed, let consumer = state.waitingConsumer else { return nil }
+            state.waitingConsumer = nil
+            return consumer
+        }
+        consumer?.resume(returning: .end(result))
+        condition.broadcast()
+    }
+
+    /// Stops the hand-off: a waiting or later ``send(_:)`` throws, the consumer takes ``Taken/closed``.
+    package func close() {
+        let consumer = state.withLock { state -> CheckedContinuation<Taken, Never>? in
+            state.closed = true
+            defer { state.waitingConsumer = nil }
+            return state.waitingConsumer
+        }
+        consumer?.resume(returning: .closed)
+        condition.broadcast()
+    }
+
+    /// The next item, or the end, blocking the calling thread while there is neither.
+    package func next() -> Taken {
+        var taken: Taken = .closed
+        condition.wait {
+            guard let next = state.withLock({ $0.take() }) else { return false }
+            taken = next
+            return true
+        }
+        condition.broadcast()
+        return taken
+    }
+
+    /// The next item, or the end, suspending the calling task while there is neither. A single consumer
+    /// may wait at a time.
+    package func nextAsync() async -> Taken {
+        let taken = await withCheckedContinuation { (continuation: CheckedContinuation<Taken, Never>) in
+            let now = state.withLock { state -> Taken? in
+                if let next = state.take() { return next }
+                state.waitingConsumer = continuation
+                return nil
+            }
+            if let now { continuation.resume(returning: now) }
+        }
+        condition.broadcast()
+        return taken
+    }
+}
+
+/// A condition variable for ``BoundedChannel``: waiters re-check their predicate after every broadcast.
+private final class Condition: Sendable {
+    private struct Waiters {
+        var generation = 0
+        var sleeping: [DispatchSemaphore] = []
+    }
+
+    private let waiters = Mutex(Waiters())
+
+    /// Calls `attempt` until it returns `true`, sleeping between tries until a broadcast.
+    func wait(_ attempt: () throws -> Bool) rethrows {
+        while true {
+            let seen = waiters.withLock { $0.generation }
+            if try attempt() { return }
+            let semaphore = DispatchSemaphore(value: 0)
+            let sleeps = waiters.withLock { waiters in
+                // A broadcast since `seen` means the state changed: try again at once.
+                guard waiters.generation == seen else { return false }
+                waiters.sleeping.append(semaphore)
+                return true
+            }
+            if sleeps { semaphore.wait() }
+        }
+    }
+
+    /// Wakes every waiter, which then re-checks its predicate.
+    func broadcast() {
+        let sleeping = waiters.withLock { waiters in
+            waiters.generation &+= 1
+            defer { waiters.sleeping.removeAll() }
+            return waiters.sleeping
+        }
+        for semaphore in sleeping { semaphore.signal() }
+    }
+}
