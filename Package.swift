@@ -35,18 +35,19 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
         .target(name: "CLineScan"),
+        .target(name: "Platform", swiftSettings: strictSettings),
         .target(
             name: "CSQLiteConfig",
             dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(
             name: "LineReader",
-            dependencies: ["CZlib", "CLineScan"],
+            dependencies: ["CZlib", "CLineScan", "Platform"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "GTFS",
-            dependencies: ["LineReader", "CZlib", "CLineScan", "CCrypto"],
+            dependencies: ["LineReader", "CZlib", "CLineScan", "CCrypto", "Platform"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -55,6 +56,7 @@ let package = Package(
                 "GTFS",
                 "LineReader",
                 "CSQLiteConfig",
+                "Platform",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -64,13 +66,14 @@ let package = Package(
             name: "lines",
             dependencies: [
                 "LineReader",
+                "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "GTFSSynth",
-            dependencies: ["CZlib"],
+            dependencies: ["CZlib", "Platform"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -86,6 +89,7 @@ let package = Package(
             dependencies: [
                 "GTFS",
                 "GTFSImport",
+                "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -107,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GTFSImportTests",
-            dependencies: ["GTFSImport", "GTFS", "LineReader", "TestSupport"],
+            dependencies: ["GTFSImport", "GTFS", "LineReader", "TestSupport", "Platform"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Bytes read with `read(2)` from a file path or an already open file descriptor.
 ///
@@ -59,13 +53,7 @@ public final class FileSource: ByteSource {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
-            #if canImport(Glibc)
-            let n = Glibc.read(descriptor, base, buffer.count)
-            #elseif canImport(Musl)
-            let n = Musl.read(descriptor, base, buffer.count)
-            #else
-            let n = Darwin.read(descriptor, base, buffer.count)
-            #endif
+            let n = System.read(descriptor, base, buffer.count)
             if n >= 0 { return n }
             let code = errno
             if code == EINTR { continue }

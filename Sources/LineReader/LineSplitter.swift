@@ -1,12 +1,6 @@
 import CLineScan
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The remainder-buffering core: holds the unfinished tail of the input and cuts complete lines out of it.
 ///

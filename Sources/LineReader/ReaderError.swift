@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// An error thrown while configuring a ``Reader`` or reading its input.
 ///
@@ -66,7 +60,6 @@ public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The C library's text for an `errno` value.
     static func message(forErrno code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
+        System.message(forErrno: code)
     }
 }

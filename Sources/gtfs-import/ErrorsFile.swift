@@ -1,13 +1,7 @@
 import Foundation
 import GTFS
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The `--errors FILE` path, checked before the import starts: the errors are written after the commit,
 /// when a path that overwrites the database or the feed, or that cannot be written, would be found too late.
@@ -28,10 +22,10 @@ enum ErrorsFile {
         }
         if target.isDirectory { return "is a directory" }
         if target.exists {
-            return access(path, W_OK) == 0 ? nil : "cannot be written: \(String(cString: strerror(errno)))"
+            return access(path, W_OK) == 0 ? nil : "cannot be written: \(System.message(forErrno: errno))"
         }
         let folder = target.directory
-        return access(folder, W_OK | X_OK) == 0 ? nil : "cannot be created in \(folder): \(String(cString: strerror(errno)))"
+        return access(folder, W_OK | X_OK) == 0 ? nil : "cannot be created in \(folder): \(System.message(forErrno: errno))"
     }
 
     /// A path as the file system sees it: its identity when it exists, its canonical path either way.

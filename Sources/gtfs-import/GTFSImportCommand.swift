@@ -2,13 +2,7 @@ import ArgumentParser
 import Foundation
 import GTFSImport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// `gtfs-import`: the command-line tool. Without a command name it imports (`gtfs-import feed.zip`);
 /// `list` shows the feeds of a database and `remove` deletes one.
@@ -56,7 +50,7 @@ struct GTFSImportCommand: ParsableCommand {
             let code = exitCode(for: error)
             if code == .validationFailure {
                 StandardError.write(fullMessage(for: error) + "\n")
-                Glibc.exit(Status.usage)
+                System.exit(Status.usage)
             }
             exit(withError: error)
         }
@@ -66,7 +60,7 @@ struct GTFSImportCommand: ParsableCommand {
 /// One line on standard error, status 1.
 func fail(_ message: String) -> Never {
     StandardError.line(message)
-    Glibc.exit(GTFSImportCommand.Status.failed)
+    System.exit(GTFSImportCommand.Status.failed)
 }
 
 /// Opens an existing store for `list` (read-only) and `remove` (they never create one).

@@ -3,13 +3,7 @@ import Foundation
 import GTFS
 import GTFSImport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// `gtfs-import [import]`: loads GTFS files, a directory, a zip feed or standard input into an SQLite database.
 struct ImportCommand: ParsableCommand {
@@ -119,7 +113,7 @@ struct ImportCommand: ParsableCommand {
             if error.isCancellation, let signal = signals.received {
                 let what = error.stoppedAt.map { "rows committed before the cancel stay: \($0)" } ?? "\(db) is unchanged"
                 StandardError.line("cancelled by \(signal.name); \(what)")
-                Glibc.exit(signal.exitStatus)
+                System.exit(signal.exitStatus)
             }
             if case .busy = error { fail("\(error); nothing was imported (--wait SECONDS waits for it)") }
             fail(error.isCancellation ? error.description : "\(error); nothing was imported")

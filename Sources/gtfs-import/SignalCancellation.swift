@@ -1,13 +1,7 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Turns SIGINT (Ctrl-C) and SIGTERM into a call to `cancel`, and remembers which signal came first.
 final class SignalCancellation: @unchecked Sendable {

@@ -1,12 +1,6 @@
 import GTFS
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Unbuffered writes to standard error and the terminal test.
 enum StandardError {
@@ -19,7 +13,7 @@ enum StandardError {
         text.withUTF8 { bytes in
             var done = 0
             while done < bytes.count {
-                let written = Glibc.write(STDERR_FILENO, bytes.baseAddress.map { $0 + done }, bytes.count - done)
+                let written = System.write(STDERR_FILENO, bytes.baseAddress.map { $0 + done }, bytes.count - done)
                 if written < 0 && errno == EINTR { continue }
                 // Standard error is gone: nothing else can report it.
                 if written <= 0 { return }

@@ -1,13 +1,7 @@
 import ArgumentParser
 import LineReader
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// `lines`: prints or counts the lines of a file, gzip or not, the way a tool embedding `Reader` would.
 @main
@@ -92,10 +86,10 @@ struct LinesCommand: ParsableCommand {
 }
 
 /// Ends the process. (Inside a `ParsableCommand`, `exit` names ArgumentParser's method.)
-func terminate(_ status: Int32) -> Never { exit(status) }
+func terminate(_ status: Int32) -> Never { System.exit(status) }
 
 /// Writes `text` to standard error as is.
 func writeStandardError(_ text: String) {
     var text = text
-    text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+    text.withUTF8 { bytes in _ = System.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }

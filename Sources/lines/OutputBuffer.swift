@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 import LineReader
 
@@ -54,7 +48,7 @@ final class OutputBuffer {
     private func writeAll(_ base: UnsafeRawPointer, _ total: Int) throws {
         var done = 0
         while done < total {
-            let n = Glibc.write(descriptor, base + done, total - done)
+            let n = System.write(descriptor, base + done, total - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ReaderError.io(source: name, operation: "write", errno: errno)

@@ -7,9 +7,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// A first import into a path that holds nothing builds the store under a temporary name and links it
 /// into place whole: nothing appears at the path unless the import completes.

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The table of contents of a zip file, read from its central directory (ZIP64 included).
 ///
@@ -60,7 +54,7 @@ final class ZipArchive {
     /// The failure of the system call just made: `cannot read: Input/output error (errno 5)`.
     static func systemFailure(_ path: String, _ operation: String) -> GTFSError {
         let code = errno
-        return failure(path, "cannot \(operation): \(String(cString: strerror(code))) (errno \(code))")
+        return failure(path, "cannot \(operation): \(System.message(forErrno: code)) (errno \(code))")
     }
 
     /// Reads exactly `count` bytes at `offset`.

@@ -1,13 +1,7 @@
 import CZlib
 import LineReader
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The stored (compressed) bytes of one zip entry, read with `pread` from the archive.
 final class ZipStoredBytes: ByteSource {

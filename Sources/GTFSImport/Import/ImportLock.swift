@@ -1,12 +1,6 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The lock that lets one import or removal at a time write a database, whichever process runs it: an
 /// exclusive `flock` on `DATABASE.lock`, a file next to the database that exists only while it is held.
@@ -50,13 +44,13 @@ final class ImportLock: Sendable {
             guard descriptor >= 0 else {
                 let code = errno
                 throw ImportError.database(
-                    path: databasePath, message: "cannot create a file in \(DatabasePath.folder(of: path)): \(String(cString: strerror(code)))")
+                    path: databasePath, message: "cannot create a file in \(DatabasePath.folder(of: path)): \(System.message(forErrno: code))")
             }
             while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
                 let code = errno
                 guard code == EWOULDBLOCK || code == EINTR else {
                     close(descriptor)
-                    throw ImportError.database(path: databasePath, message: "cannot lock \(path): \(String(cString: strerror(code)))")
+                    throw ImportError.database(path: databasePath, message: "cannot lock \(path): \(System.message(forErrno: code))")
                 }
                 if let wait, ContinuousClock.now - start >= wait {
                     close(descriptor)

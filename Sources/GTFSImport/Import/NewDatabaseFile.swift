@@ -1,9 +1,7 @@
 import Foundation
 import GRDB
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// A store that does not exist yet, built whole under a temporary name next to its path and moved into
 /// place when the import has committed.
@@ -153,7 +151,7 @@ final class NewDatabaseFile: Sendable {
 
     /// Gives the temporary file its final name, unless that name exists by now.
     private func link() throws {
-        if Glibc.link(temporaryPath, path) == 0 {
+        if System.link(temporaryPath, path) == 0 {
             unlink(temporaryPath)
             return
         }
@@ -199,6 +197,6 @@ final class NewDatabaseFile: Sendable {
     /// An error about the store at `path` that names the failed step and the system's reason.
     /// - Parameter code: the `errno` of the failed call, read before anything else can change it.
     private static func systemError(_ path: String, _ what: String, _ code: Int32) -> ImportError {
-        .database(path: path, message: "\(what): \(String(cString: strerror(code)))")
+        .database(path: path, message: "\(what): \(System.message(forErrno: code))")
     }
 }

@@ -1,13 +1,7 @@
 import Foundation
 import GTFS
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The disk space a full import needs, checked before it writes: a file system that fills up during an
 /// import fails it late, after minutes of work.

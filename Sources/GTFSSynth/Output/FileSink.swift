@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A file opened for writing (created or truncated, mode 0644), written with `write(2)`.
 final class FileSink: ByteSink {
@@ -58,7 +52,7 @@ extension SyntheticFeedError {
     /// The failure of the system call just made: `cannot write: No space left on device (errno 28)`.
     static func system(_ path: String, _ operation: String) -> SyntheticFeedError {
         let code = errno
-        return SyntheticFeedError(path: path, message: "cannot \(operation): \(String(cString: strerror(code))) (errno \(code))")
+        return SyntheticFeedError(path: path, message: "cannot \(operation): \(System.message(forErrno: code)) (errno \(code))")
     }
 }
 

@@ -1,0 +1,84 @@
+/// Times, dates, colors, currency amounts and enumerations.
+extension CSVRow {
+    // MARK: Time, date, color, money
+
+    /// A service time (`H:MM:SS`, hours may pass 24); `nil` when empty.
+    /// - Throws: ``GTFSError`` when not a time.
+    @inline(__always)
+    public func time(_ field: Field) throws -> GTFSTime? {
+        guard let bytes = bytes(field) else { return nil }
+        guard let value = GTFSTime(bytes: bytes) else { throw error(field, "is not a time (H:MM:SS)") }
+        return value
+    }
+
+    /// A service time that must be present.
+    /// - Throws: ``GTFSError`` when empty or not a time.
+    public func requiredTime(_ field: Field) throws -> GTFSTime {
+        guard let value = try time(field) else { throw missing(field) }
+        return value
+    }
+
+    /// A local wall-clock time (`HH:MM:SS`, at most 24:00:00); `nil` when empty.
+    /// - Throws: ``GTFSError`` when not a time or past 24:00:00.
+    public func localTime(_ field: Field) throws -> GTFSTime? {
+        guard let value = try time(field) else { return nil }
+        guard value.seconds <= 86_400 else { throw error(field, "is later than 24:00:00") }
+        return value
+    }
+
+    /// A date (`YYYYMMDD`, validated); `nil` when empty.
+    /// - Throws: ``GTFSError`` when not a valid date.
+    public func date(_ field: Field) throws -> GTFSDate? {
+        guard let bytes = bytes(field) else { return nil }
+        guard let value = GTFSDate(bytes: bytes) else { throw error(field, "is not a valid date (YYYYMMDD)") }
+        return value
+    }
+
+    /// A date that must be present.
+    /// - Throws: ``GTFSError`` when empty or not a valid date.
+    public func requiredDate(_ field: Field) throws -> GTFSDate {
+        guard let value = try date(field) else { throw missing(field) }
+        return value
+    }
+
+    /// A color (six hex digits); `nil` when empty.
+    /// - Throws: ``GTFSError`` when not six hex digits.
+    public func color(_ field: Field) throws -> GTFSColor? {
+        guard let bytes = bytes(field) else { return nil }
+        guard let value = GTFSColor(bytes: bytes) else { throw error(field, "is not a color (six hex digits)") }
+        return value
+    }
+
+    /// An exact decimal currency amount; `nil` when empty.
+    /// - Throws: ``GTFSError`` when not a decimal amount.
+    public func currencyAmount(_ field: Field) throws -> CurrencyAmount? {
+        guard let bytes = bytes(field) else { return nil }
+        guard let value = CurrencyAmount(bytes: bytes) else { throw error(field, "is not a currency amount") }
+        return value
+    }
+
+    /// A currency amount that must be present.
+    /// - Throws: ``GTFSError`` when empty or not a decimal amount.
+    public func requiredCurrencyAmount(_ field: Field) throws -> CurrencyAmount {
+        guard let value = try currencyAmount(field) else { throw missing(field) }
+        return value
+    }
+
+    // MARK: Enumerations
+
+    /// An enumeration cell; `nil` when empty. Unknown codes are kept as `unknown(code)`.
+    /// - Throws: ``GTFSError`` when the text is not an integer.
+    @inline(__always)
+    public func enumeration<E: GTFSEnum>(_ field: Field, as type: E.Type = E.self) throws -> E? {
+        guard let bytes = bytes(field) else { return nil }
+        guard let code = NumberParsing.integer(bytes) else { throw error(field, "is not an integer code") }
+        return E(code: code)
+    }
+
+    /// An enumeration cell that must be present.
+    /// - Throws: ``GTFSError`` when empty or not an integer.
+    public func requiredEnumeration<E: GTFSEnum>(_ field: Field, as type: E.Type = E.self) throws -> E {
+        guard let value = try enumeration(field, as: type) else { throw missing(field) }
+        return value
+    }
+}
