@@ -73,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "GTFSSynth",
-            dependencies: ["CZlib", "Platform"],
+            dependencies: ["GTFS", "CZlib", "Platform"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

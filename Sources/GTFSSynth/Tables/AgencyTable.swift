@@ -1,9 +1,11 @@
+import GTFS
+
 /// `agency.txt`: VBB's main operators first (S-Bahn `1`, BVG `796`, DB Regio `108`, ODEG `731`), then
 /// regional bus companies.
 struct AgencyTable: FeedTable {
     let model: FeedModel
-    let fileName = "agency.txt"
-    let columns = ["agency_id", "agency_name", "agency_url", "agency_timezone", "agency_lang", "agency_phone"]
+    typealias Record = Agency
+    let fields: [Agency.Field] = [.agencyID, .agencyName, .agencyURL, .agencyTimezone, .agencyLang, .agencyPhone]
 
     /// `agency_id` of agency `index`.
     static func id(_ index: Int) -> String {

@@ -1,9 +1,11 @@
+import GTFS
+
 /// `calendar_dates.txt`: holidays and works removed from weekday services, listed days added to the
 /// others; every date a real one of 2025, each at most once per service.
 struct CalendarDatesTable: FeedTable {
     let model: FeedModel
-    let fileName = "calendar_dates.txt"
-    let columns = ["service_id", "date", "exception_type"]
+    typealias Record = CalendarDate
+    let fields: [CalendarDate.Field] = [.serviceID, .date, .exceptionType]
 
     func writeRows(to out: RowBuffer) throws {
         for index in 0 ..< model.size.services {

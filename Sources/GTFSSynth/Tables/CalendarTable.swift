@@ -1,11 +1,12 @@
+import GTFS
+
 /// `calendar.txt`: one row per service except the date-only ones; listed-day services have all
 /// weekdays 0, as VBB writes them.
 struct CalendarTable: FeedTable {
     let model: FeedModel
-    let fileName = "calendar.txt"
-    let columns = [
-        "service_id", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "start_date",
-        "end_date",
+    typealias Record = ServiceCalendar
+    let fields: [ServiceCalendar.Field] = [
+        .serviceID, .monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday, .startDate, .endDate,
     ]
 
     func writeRows(to out: RowBuffer) throws {

@@ -1,10 +1,12 @@
+import GTFS
+
 /// `feed_info.txt`: one row naming the generator, the validity and the scale and seed as the version.
 struct FeedInfoTable: FeedTable {
     let model: FeedModel
-    let fileName = "feed_info.txt"
-    let columns = [
-        "feed_publisher_name", "feed_publisher_url", "feed_lang", "default_lang", "feed_start_date", "feed_end_date",
-        "feed_version", "feed_contact_email", "feed_contact_url",
+    typealias Record = FeedInfo
+    let fields: [FeedInfo.Field] = [
+        .feedPublisherName, .feedPublisherURL, .feedLang, .defaultLang, .feedStartDate, .feedEndDate, .feedVersion,
+        .feedContactEmail, .feedContactURL,
     ]
 
     func writeRows(to out: RowBuffer) throws {

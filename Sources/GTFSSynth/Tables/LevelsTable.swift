@@ -1,8 +1,10 @@
+import GTFS
+
 /// `levels.txt`: floors of stations, numbered `1`, `2`, …, some with commas in their names.
 struct LevelsTable: FeedTable {
     let model: FeedModel
-    let fileName = "levels.txt"
-    let columns = ["level_id", "level_index", "level_name"]
+    typealias Record = Level
+    let fields: [Level.Field] = [.levelID, .levelIndex, .levelName]
 
     func writeRows(to out: RowBuffer) throws {
         for level in 1 ... model.size.levels {

@@ -1,11 +1,12 @@
+import GTFS
+
 /// `routes.txt`: VBB-style ids (`10003_700`), line names (`M41`, `S7`, `RE1`), extended route types
 /// (700 bus, 109 S-Bahn, 400 U-Bahn, 900 tram, …) and line colours for rail and tram.
 struct RoutesTable: FeedTable {
     let model: FeedModel
-    let fileName = "routes.txt"
-    let columns = [
-        "route_id", "agency_id", "route_short_name", "route_long_name", "route_type", "route_color",
-        "route_text_color", "route_desc",
+    typealias Record = Route
+    let fields: [Route.Field] = [
+        .routeID, .agencyID, .routeShortName, .routeLongName, .routeType, .routeColor, .routeTextColor, .routeDesc,
     ]
 
     func writeRows(to out: RowBuffer) throws {

@@ -1,11 +1,13 @@
+import GTFS
+
 /// `shapes.txt`: one shape per route, direction and variant, through the platforms its trips serve,
 /// with points in between (a little off the straight line) so the total meets the target: the spare
 /// points are spread evenly over all the feed's stop-to-stop segments. Most shapes carry
 /// `shape_dist_traveled` in metres; every fourth leaves it empty.
 struct ShapesTable: FeedTable {
     let model: FeedModel
-    let fileName = "shapes.txt"
-    let columns = ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence", "shape_dist_traveled"]
+    typealias Record = ShapePoint
+    let fields: [ShapePoint.Field] = [.shapeID, .shapePtLat, .shapePtLon, .shapePtSequence, .shapeDistTraveled]
 
     func writeRows(to out: RowBuffer) throws {
         let routes = model.routes

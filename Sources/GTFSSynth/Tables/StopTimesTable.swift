@@ -1,11 +1,13 @@
+import GTFS
+
 /// `stop_times.txt`, the big one (6 million rows at scale 1): each trip's stops in order, times from the
 /// route's minutes between stops, past 24:00 for late and night trips (`25:13:00`); no drop-off at the
 /// first stop, no pickup at the last, on request in between on demand-responsive lines.
 struct StopTimesTable: FeedTable {
     let model: FeedModel
-    let fileName = "stop_times.txt"
-    let columns = [
-        "trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence", "pickup_type", "drop_off_type",
+    typealias Record = StopTime
+    let fields: [StopTime.Field] = [
+        .tripID, .arrivalTime, .departureTime, .stopID, .stopSequence, .pickupType, .dropOffType,
     ]
 
     func writeRows(to out: RowBuffer) throws {

@@ -1,11 +1,13 @@
+import GTFS
+
 /// `stops.txt`: every station (`location_type` 1) followed by its platforms (`location_type` 0, with
 /// `parent_station`); rail platforms have tracks (`…, Gleis 2`, `platform_code` 2) and often a level.
 struct StopsTable: FeedTable {
     let model: FeedModel
-    let fileName = "stops.txt"
-    let columns = [
-        "stop_id", "stop_code", "stop_name", "stop_desc", "stop_lat", "stop_lon", "location_type", "parent_station",
-        "wheelchair_boarding", "platform_code", "zone_id", "level_id",
+    typealias Record = Stop
+    let fields: [Stop.Field] = [
+        .stopID, .stopCode, .stopName, .stopDesc, .stopLat, .stopLon, .locationType, .parentStation,
+        .wheelchairBoarding, .platformCode, .zoneID, .levelID,
     ]
 
     private static let zones = ["Berlin A", "Berlin B", "Berlin C"]

@@ -1,12 +1,13 @@
+import GTFS
+
 /// `transfers.txt`: mostly minimum-time transfers between the platforms of one station (as VBB has
 /// them), some recommended ones to the next station, some limited to a pair of routes, and timed
 /// transfers from a trip's last stop to the next trip of its route.
 struct TransfersTable: FeedTable {
     let model: FeedModel
-    let fileName = "transfers.txt"
-    let columns = [
-        "from_stop_id", "to_stop_id", "from_route_id", "to_route_id", "from_trip_id", "to_trip_id", "transfer_type",
-        "min_transfer_time",
+    typealias Record = Transfer
+    let fields: [Transfer.Field] = [
+        .fromStopID, .toStopID, .fromRouteID, .toRouteID, .fromTripID, .toTripID, .transferType, .minTransferTime,
     ]
 
     /// The key of a transfer (indexes; -1 for an empty field): GTFS allows each combination once.

@@ -1,11 +1,13 @@
+import GTFS
+
 /// `trips.txt`: trips route by route, alternating directions; headsigns are the last station's name,
 /// sometimes with a quoted note (`S Ostkreuz Bhf (Berlin) "über Berlin, Seestr."`).
 struct TripsTable: FeedTable {
     let model: FeedModel
-    let fileName = "trips.txt"
-    let columns = [
-        "route_id", "service_id", "trip_id", "trip_headsign", "trip_short_name", "direction_id", "block_id", "shape_id",
-        "wheelchair_accessible", "bikes_allowed",
+    typealias Record = Trip
+    let fields: [Trip.Field] = [
+        .routeID, .serviceID, .tripID, .tripHeadsign, .tripShortName, .directionID, .blockID, .shapeID,
+        .wheelchairAccessible, .bikesAllowed,
     ]
 
     func writeRows(to out: RowBuffer) throws {
