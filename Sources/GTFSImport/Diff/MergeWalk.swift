@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import GRDBSQLite
 
 /// Walks two SELECT statements that return rows in the same key order (the store's rows and the new
@@ -22,8 +21,8 @@ struct MergeWalk {
         case same
     }
 
-    let old: OpaquePointer
-    let new: OpaquePointer
+    let old: RawStatement
+    let new: RawStatement
     let keyPositions: [Int32]
     /// The leading columns that make up a row (key expressions may follow them).
     let columnCount: Int32
@@ -35,11 +34,11 @@ struct MergeWalk {
     /// - Throws: `CancellationError`, an SQLite error while stepping, or what `body` throws.
     func run(isCancelled: () -> Bool, _ body: (Step) throws -> Void) throws {
         defer {
-            sqlite3_reset(old)
-            sqlite3_reset(new)
+            old.reset()
+            new.reset()
         }
-        var hasOld = try Self.advance(old)
-        var hasNew = try Self.advance(new)
+        var hasOld = try old.step()
+        var hasNew = try new.step()
         var steps = 0
         while hasOld || hasNew {
             steps &+= 1
@@ -47,26 +46,15 @@ struct MergeWalk {
             let order = !hasOld ? 1 : !hasNew ? -1 : compareKeys()
             if order < 0 {
                 try body(.onlyOld)
-                hasOld = try Self.advance(old)
+                hasOld = try old.step()
             } else if order > 0 {
                 try body(.onlyNew)
-                hasNew = try Self.advance(new)
+                hasNew = try new.step()
             } else {
                 try body(rowsAreEqual() ? .same : .changed)
-                hasOld = try Self.advance(old)
-                hasNew = try Self.advance(new)
+                hasOld = try old.step()
+                hasNew = try new.step()
             }
-        }
-    }
-
-    /// Steps a statement: `true` on a row, `false` at the end.
-    private static func advance(_ statement: OpaquePointer) throws -> Bool {
-        switch sqlite3_step(statement) {
-        case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
-        case let code:
-            let message = sqlite3_db_handle(statement).map { String(cString: sqlite3_errmsg($0)) } ?? "step failed"
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
         }
     }
 
@@ -82,15 +70,15 @@ struct MergeWalk {
     /// Whether the current rows hold the same values, with the same types.
     private func rowsAreEqual() -> Bool {
         for column in 0 ..< columnCount {
-            let type = sqlite3_column_type(old, column)
-            guard type == sqlite3_column_type(new, column) else { return false }
+            let type = old.type(column)
+            guard type == new.type(column) else { return false }
             switch type {
             case SQLITE_NULL:
                 continue
             case SQLITE_INTEGER:
-                if sqlite3_column_int64(old, column) != sqlite3_column_int64(new, column) { return false }
+                if old.integer(column) != new.integer(column) { return false }
             case SQLITE_FLOAT:
-                if sqlite3_column_double(old, column).bitPattern != sqlite3_column_double(new, column).bitPattern { return false }
+                if old.double(column).bitPattern != new.double(column).bitPattern { return false }
             default:
                 if Self.compareBytes(old, new, column, text: type == SQLITE_TEXT) != 0 { return false }
             }
@@ -99,9 +87,9 @@ struct MergeWalk {
     }
 
     /// SQLite's order of two values of column `column` (BINARY collation).
-    static func compare(_ a: OpaquePointer, _ b: OpaquePointer, _ column: Int32) -> Int {
-        let typeA = sqlite3_column_type(a, column)
-        let typeB = sqlite3_column_type(b, column)
+    static func compare(_ a: RawStatement, _ b: RawStatement, _ column: Int32) -> Int {
+        let typeA = a.type(column)
+        let typeB = b.type(column)
         let rankA = rank(typeA)
         let rankB = rank(typeB)
         if rankA != rankB { return rankA < rankB ? -1 : 1 }
@@ -110,12 +98,12 @@ struct MergeWalk {
             return 0
         case 1:
             if typeA == SQLITE_INTEGER && typeB == SQLITE_INTEGER {
-                let x = sqlite3_column_int64(a, column)
-                let y = sqlite3_column_int64(b, column)
+                let x = a.integer(column)
+                let y = b.integer(column)
                 return x < y ? -1 : x > y ? 1 : 0
             }
-            let x = sqlite3_column_double(a, column)
-            let y = sqlite3_column_double(b, column)
+            let x = a.double(column)
+            let y = b.double(column)
             return x < y ? -1 : x > y ? 1 : 0
         default:
             return compareBytes(a, b, column, text: typeA == SQLITE_TEXT)
@@ -133,16 +121,14 @@ struct MergeWalk {
     }
 
     /// Bytewise order, the shorter first on a common prefix.
-    private static func compareBytes(_ a: OpaquePointer, _ b: OpaquePointer, _ column: Int32, text: Bool) -> Int {
-        let pointerA = text ? sqlite3_column_text(a, column).map(UnsafeRawPointer.init) : sqlite3_column_blob(a, column)
-        let countA = Int(sqlite3_column_bytes(a, column))
-        let pointerB = text ? sqlite3_column_text(b, column).map(UnsafeRawPointer.init) : sqlite3_column_blob(b, column)
-        let countB = Int(sqlite3_column_bytes(b, column))
-        let common = min(countA, countB)
-        if common > 0, let pointerA, let pointerB {
+    private static func compareBytes(_ a: RawStatement, _ b: RawStatement, _ column: Int32, text: Bool) -> Int {
+        let bytesA = a.bytes(column, text: text)
+        let bytesB = b.bytes(column, text: text)
+        let common = min(bytesA.count, bytesB.count)
+        if common > 0, let pointerA = bytesA.baseAddress, let pointerB = bytesB.baseAddress {
             let order = memcmp(pointerA, pointerB, common)
             if order != 0 { return order < 0 ? -1 : 1 }
         }
-        return countA < countB ? -1 : countA > countB ? 1 : 0
+        return bytesA.count < bytesB.count ? -1 : bytesA.count > bytesB.count ? 1 : 0
     }
 }

@@ -116,31 +116,30 @@ struct TableDiff {
         try filter?.markDeletedGroups(db)
         let unchangedGroupRows = try filter?.unchangedRows(db) ?? 0
         let restriction = filter.map { " AND " + $0.storedRowsCondition } ?? ""
-        let old = try db.makeStatement(sql: "SELECT \(selectList) FROM main.\(table) WHERE feed = \(feed)\(restriction) ORDER BY \(order)")
+        let old = try RawStatement(db, sql: "SELECT \(selectList) FROM main.\(table) WHERE feed = \(feed)\(restriction) ORDER BY \(order)", cached: false)
         // `feed = …` lets both reads walk the (feed, key…) index in order instead of sorting.
-        let new = try db.makeStatement(sql: "SELECT \(selectList) FROM \(Self.scratch).\(stage) WHERE feed = \(feed) ORDER BY \(order)")
+        let new = try RawStatement(db, sql: "SELECT \(selectList) FROM \(Self.scratch).\(stage) WHERE feed = \(feed) ORDER BY \(order)", cached: false)
         let keyNames = keyList.indices.map { "k\($0)" }
         let keyColumns = keyNames.joined(separator: ", ")
         try db.execute(sql: "CREATE TABLE \(Self.scratch).gtfs_diff_delete (\(keyColumns))")
         try db.execute(sql: "CREATE TABLE \(Self.scratch).gtfs_diff_upsert (\(keyColumns))")
         let placeholders = Array(repeating: "?", count: keyList.count).joined(separator: ", ")
-        let recordDelete = try db.makeStatement(sql: "INSERT INTO \(Self.scratch).gtfs_diff_delete VALUES (\(placeholders))")
-        let recordUpsert = try db.makeStatement(sql: "INSERT INTO \(Self.scratch).gtfs_diff_upsert VALUES (\(placeholders))")
+        let recordDelete = try RawStatement(db, sql: "INSERT INTO \(Self.scratch).gtfs_diff_delete VALUES (\(placeholders))", cached: false)
+        let recordUpsert = try RawStatement(db, sql: "INSERT INTO \(Self.scratch).gtfs_diff_upsert VALUES (\(placeholders))", cached: false)
 
         var changes = TableChanges(unchanged: unchangedGroupRows)
-        let merge = MergeWalk(
-            old: old.sqliteStatement, new: new.sqliteStatement, keyPositions: keyPositions, columnCount: Int32(columns.count))
+        let merge = MergeWalk(old: old, new: new, keyPositions: keyPositions, columnCount: Int32(columns.count))
         try merge.run(isCancelled: isCancelled) { step in
             switch step {
             case .onlyOld:
                 changes.deleted += 1
-                try Self.recordKey(from: old.sqliteStatement, keyPositions, into: recordDelete, db)
+                try Self.recordKey(from: old, keyPositions, into: recordDelete)
             case .onlyNew:
                 changes.inserted += 1
-                try Self.recordKey(from: new.sqliteStatement, keyPositions, into: recordUpsert, db)
+                try Self.recordKey(from: new, keyPositions, into: recordUpsert)
             case .changed:
                 changes.updated += 1
-                try Self.recordKey(from: new.sqliteStatement, keyPositions, into: recordUpsert, db)
+                try Self.recordKey(from: new, keyPositions, into: recordUpsert)
             case .same:
                 changes.unchanged += 1
             }
@@ -169,17 +168,11 @@ struct TableDiff {
     }
 
     /// Binds the key of the current row of `source` to `statement` and runs it.
-    private static func recordKey(
-        from source: OpaquePointer, _ keyPositions: [Int32], into statement: Statement, _ db: Database
-    ) throws {
-        let raw = statement.sqliteStatement
-        sqlite3_reset(raw)
+    private static func recordKey(from source: RawStatement, _ keyPositions: [Int32], into statement: RawStatement) throws {
+        statement.reset()
         for (index, position) in keyPositions.enumerated() {
-            sqlite3_bind_value(raw, Int32(index + 1), sqlite3_column_value(source, position))
+            statement.bind(Int32(index + 1), valueOf: position, in: source)
         }
-        let code = sqlite3_step(raw)
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
+        _ = try statement.step()
     }
 }

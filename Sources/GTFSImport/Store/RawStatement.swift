@@ -1,11 +1,13 @@
 import GRDB
 import GRDBSQLite
 
-/// A prepared statement run through SQLite's C API, for the statements an import runs once per group
-/// (hundreds of thousands of times), where GRDB's argument handling would dominate.
+/// A prepared statement used through SQLite's C API: the one wrapper for the statements an import runs
+/// hundreds of thousands of times (group lookups, the diff's key lists, the merge walk's reads), where
+/// GRDB's argument and row handling would dominate.
 ///
 /// Parameters keep their values across runs, so constant ones are bound once. Text is bound
-/// `SQLITE_TRANSIENT` (SQLite copies it), so no binding outlives its `String`.
+/// `SQLITE_TRANSIENT` (SQLite copies it), so no binding outlives its `String`. Rows are read in place,
+/// column by column.
 ///
 /// ```swift
 /// let lookup = try RawStatement(db, sql: "SELECT rows FROM feed_groups WHERE feed = ? AND table_name = ? AND group_key = ?")
@@ -17,16 +19,20 @@ struct RawStatement {
     private let statement: Statement
     private let db: Database
 
-    /// Prepares `sql` on `db` (kept in GRDB's statement cache) with every parameter NULL.
+    /// Prepares `sql` on `db` (kept in GRDB's statement cache unless `cached` is `false`) with every
+    /// parameter NULL.
     /// - Throws: `DatabaseError`.
-    init(_ db: Database, sql: String) throws {
+    init(_ db: Database, sql: String, cached: Bool = true) throws {
         self.db = db
-        statement = try db.cachedStatement(sql: sql)
+        statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         sqlite3_reset(statement.sqliteStatement)
         sqlite3_clear_bindings(statement.sqliteStatement)
     }
 
-    private var raw: OpaquePointer { statement.sqliteStatement }
+    /// The SQLite statement.
+    var raw: OpaquePointer { statement.sqliteStatement }
+
+    // MARK: Binding
 
     /// Binds TEXT to parameter `index` (1-based), ending the current run first.
     func bind(_ index: Int32, _ text: String) {
@@ -50,8 +56,17 @@ struct RawStatement {
         if let number { sqlite3_bind_int64(raw, index, number) } else { sqlite3_bind_null(raw, index) }
     }
 
-    /// Runs the statement to its next row: `true` on a row (read it with ``int64(_:)``), `false` at the end.
+    /// Binds the value of column `column` of `source`'s current row to parameter `index` (1-based).
+    func bind(_ index: Int32, valueOf column: Int32, in source: RawStatement) {
+        sqlite3_bind_value(raw, index, sqlite3_column_value(source.raw, column))
+    }
+
+    // MARK: Running
+
+    /// Runs the statement to its next row: `true` on a row (read it with the column accessors), `false` at
+    /// the end.
     /// - Throws: `DatabaseError`.
+    @inline(__always)
     func step() throws -> Bool {
         switch sqlite3_step(raw) {
         case SQLITE_ROW: return true
@@ -73,13 +88,34 @@ struct RawStatement {
         return Int(sqlite3_changes(db.sqliteConnection))
     }
 
-    /// The INTEGER in column `column` of the current row, or `nil` when it is NULL.
-    func int64(_ column: Int32) -> Int64? {
-        sqlite3_column_type(raw, column) == SQLITE_NULL ? nil : sqlite3_column_int64(raw, column)
-    }
-
     /// Ends the current run (releases read locks, keeps the bindings).
     func reset() { sqlite3_reset(raw) }
+
+    // MARK: Reading the current row
+
+    /// The storage class of column `column` (`SQLITE_NULL`, `SQLITE_INTEGER`, `SQLITE_FLOAT`, `SQLITE_TEXT`, `SQLITE_BLOB`).
+    @inline(__always)
+    func type(_ column: Int32) -> Int32 { sqlite3_column_type(raw, column) }
+
+    /// The INTEGER in column `column`, or `nil` when it is NULL.
+    func int64(_ column: Int32) -> Int64? {
+        type(column) == SQLITE_NULL ? nil : sqlite3_column_int64(raw, column)
+    }
+
+    /// Column `column` as an integer (0 for NULL).
+    @inline(__always)
+    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
+
+    /// Column `column` as a double (0 for NULL).
+    @inline(__always)
+    func double(_ column: Int32) -> Double { sqlite3_column_double(raw, column) }
+
+    /// The bytes of a TEXT or BLOB column, read in place (valid until the next step).
+    @inline(__always)
+    func bytes(_ column: Int32, text: Bool) -> UnsafeRawBufferPointer {
+        let pointer = text ? sqlite3_column_text(raw, column).map(UnsafeRawPointer.init) : sqlite3_column_blob(raw, column)
+        return UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(raw, column)))
+    }
 
     /// SQLite's `SQLITE_TRANSIENT` destructor: copy the bound bytes.
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
