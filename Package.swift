@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LineReaderTests",
-            dependencies: ["LineReader", "TestSupport", "lines"],
+            dependencies: ["LineReader", "TestSupport", "lines", "Platform"],
             swiftSettings: strictSettings
         ),
         .testTarget(

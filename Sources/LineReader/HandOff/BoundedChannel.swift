@@ -26,24 +26,17 @@ package final class BoundedChannel<Item: Sendable, End: Sendable>: Sendable {
     }
 
     private struct State {
+        /// The items waiting, oldest first: at most `capacity`, so taking the first is cheap.
         var items: [Item] = []
-        var head = 0
         var end: Result<End, any Error>?
         var closed = false
         /// A consumer suspended in ``nextAsync()``.
         var waitingConsumer: CheckedContinuation<Taken, Never>?
 
-        var count: Int { items.count - head }
+        var count: Int { items.count }
 
         mutating func takeItem() -> Item? {
-            guard head < items.count else { return nil }
-            let item = items[head]
-            head += 1
-            if head == items.count {
-                items.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return item
+            items.isEmpty ? nil : items.removeFirst()
         }
 
         /// What a consumer can take now, or `nil` when it must wait.
