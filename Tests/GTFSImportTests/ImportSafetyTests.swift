@@ -77,6 +77,19 @@ struct ImportSafetyTests {
         #expect(throws: ImportError.self) { try setup.store.importFeedSynchronously(from: try FeedSource(path: path)) }
         #expect(try FeedFiles.snapshot(setup.store) == setup.before)
 
+        // A count limit stops a full import at the first batch past it, not after the whole file (a diff
+        // refuses a group's rows when the group ends).
+        var counted = ImportOptions()
+        counted.maxRejected = .rows(10)
+        counted.update = .full
+        #expect {
+            try setup.store.importFeedSynchronously(from: try FeedSource(path: path), options: counted)
+        } throws: { error in
+            guard case .tooManyRejected(_, let rejected, let read, _, let first)? = error as? ImportError else { return false }
+            return rejected > 10 && read < 3000 && first?.line == 3
+        }
+        #expect(try FeedFiles.snapshot(setup.store) == setup.before)
+
         var options = ImportOptions()
         options.maxRejected = .share(1)
         let summary = try setup.store.importFeedSynchronously(from: try FeedSource(path: path), options: options)

@@ -97,11 +97,24 @@ struct ImportWriter {
             case .item(let parsed):
                 try pipeline.checkCancelled()
                 try store(parsed, db)
+                try checkRefusals()
                 let bytes = pipeline.bytes
                 reporter.offer(state.progress(phase: .loading, bytesRead: bytes.read, totalBytes: bytes.total ?? -1))
                 if let commitEvery, state.rowsSinceCommit >= commitEvery { return false }
             }
         }
+    }
+
+    /// Fails as soon as the store has refused more rows of the current file than a count limit allows
+    /// (a share can only be judged at the end of the file, see ``complete(_:_:)``): a feed of one repeated
+    /// row then stops at once instead of after every row.
+    private func checkRefusals() throws {
+        guard case .rows(let limit) = options.maxRejected else { return }
+        let counts = state.currentFileCounts
+        guard counts.refused > limit else { return }
+        throw ImportError.tooManyRejected(
+            file: state.currentFile, rejected: counts.refused, read: counts.stored + counts.refused, limit: options.maxRejected,
+            first: state.currentFileFirstRefusal)
     }
 
     /// Stores one batch with its table's loader, ending the previous table when a new file begins.

@@ -38,6 +38,14 @@ struct WriterState {
         self.isIncremental = isIncremental
     }
 
+    /// The rows of the file being stored that the store kept and refused so far.
+    var currentFileCounts: (stored: Int, refused: Int) {
+        (storedByFile[currentFile] ?? 0, refusedByFile[currentFile] ?? 0)
+    }
+
+    /// The first refusal error kept for the file being stored.
+    var currentFileFirstRefusal: GTFSError? { refusalsByFile[currentFile]?.first }
+
     /// How many more refusal errors of `fileName` the summary keeps.
     func errorRoom(in fileName: String, maxErrors: Int) -> Int {
         max(0, maxErrors - (refusalsByFile[fileName]?.count ?? 0))
