@@ -39,22 +39,37 @@ public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
     ///   - offset: the compressed byte count at which the input ended.
     case truncatedCompressedData(source: String, format: String, offset: Int64)
 
-    /// A one-line, human-readable explanation.
+    /// A one-line, human-readable explanation: the input's name, then ``reason``.
     public var description: String {
+        source.map { "\($0): \(reason)" } ?? reason
+    }
+
+    /// The input the error concerns; `nil` for an invalid option.
+    public var source: String? {
+        switch self {
+        case .invalidChunkSize, .invalidMaxLineLength: nil
+        case .lineTooLong(let source, _, _), .io(let source, _, _), .corruptCompressedData(let source, _, _, _),
+            .truncatedCompressedData(let source, _, _):
+            source
+        }
+    }
+
+    /// What went wrong, without the input's name: `truncated gzip data: the input ends at compressed byte …`.
+    public var reason: String {
         switch self {
         case .invalidChunkSize(let size):
-            return "invalid chunk size \(size): it must be 1 to \(Reader.Options.maxChunkSize) bytes"
+            "invalid chunk size \(size): it must be 1 to \(Reader.Options.maxChunkSize) bytes"
         case .invalidMaxLineLength(let limit):
-            return "invalid maximum line length \(limit): it must be 1 to \(Reader.Options.maxLineLengthLimit) bytes"
-        case .lineTooLong(let source, let lineNumber, let limit):
-            return "\(source): line \(lineNumber) is longer than the limit of \(limit) bytes"
-        case .io(let source, let operation, let code):
-            return "\(source): cannot \(operation): \(Self.message(forErrno: code)) (errno \(code))"
-        case .corruptCompressedData(let source, let format, let offset, let reason):
-            return "\(source): corrupt \(format) data at compressed byte \(offset): \(reason)"
-        case .truncatedCompressedData(let source, let format, let offset):
-            let unit = format == "gzip" ? "a gzip member" : "the \(format) stream"
-            return "\(source): truncated \(format) data: the input ends at compressed byte \(offset) inside \(unit)"
+            "invalid maximum line length \(limit): it must be 1 to \(Reader.Options.maxLineLengthLimit) bytes"
+        case .lineTooLong(_, let lineNumber, let limit):
+            "line \(lineNumber) is longer than the limit of \(limit) bytes"
+        case .io(_, let operation, let code):
+            "cannot \(operation): \(Self.message(forErrno: code)) (errno \(code))"
+        case .corruptCompressedData(_, let format, let offset, let reason):
+            "corrupt \(format) data at compressed byte \(offset): \(reason)"
+        case .truncatedCompressedData(_, let format, let offset):
+            "truncated \(format) data: the input ends at compressed byte \(offset) inside "
+                + (format == "gzip" ? "a gzip member" : "the \(format) stream")
         }
     }
 

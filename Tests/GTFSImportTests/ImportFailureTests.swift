@@ -126,7 +126,7 @@ struct ImportFailureTests {
             try setup.store.importFeedSynchronously(from: try FeedSource(path: path))
         } throws: { error in
             guard case .invalidFeed(let problem) = error as? ImportError else { return false }
-            return problem.kind == .unreadable && problem.file == "stop_times.txt.gz"
+            return problem.kind == .unreadable && problem.file == path && problem.message.hasPrefix("corrupt gzip data")
         }
         try setup.expectUnchanged()
     }

@@ -35,7 +35,8 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The kind of problem.
     public let kind: Kind
-    /// The file, e.g. `stops.txt`.
+    /// The file, e.g. `stops.txt`; for an ``Kind/unreadable`` input, the path that was read when it names
+    /// the file (`data/stops.txt.gz`, `feed.zip:stops.txt`).
     public let file: String
     /// The 1-based line where the record starts, when known.
     public let line: Int?
@@ -107,13 +108,18 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension GTFSError {
-    /// A file of the feed that could not be read (I/O, gzip, zip), with the reader's explanation.
+    /// A file of the feed that could not be read (I/O, gzip, zip), with the reader's explanation, naming the
+    /// input once: its path (`data/stops.txt.gz`, `feed.zip:stops.txt`) when that ends with the file's name.
     ///
     /// - Parameters:
     ///   - file: the file's name in the feed.
     ///   - error: what the reader threw.
     public static func unreadable(_ file: String, _ error: ReaderError) -> GTFSError {
-        GTFSError(.unreadable, file: file, message: error.description)
+        guard let source = error.source else { return GTFSError(.unreadable, file: file, message: error.reason) }
+        if source == file || source.hasSuffix("/" + file) || source.hasSuffix(":" + file) {
+            return GTFSError(.unreadable, file: source, message: error.reason)
+        }
+        return GTFSError(.unreadable, file: file, message: error.description)
     }
 }
 

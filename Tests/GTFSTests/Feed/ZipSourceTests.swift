@@ -77,7 +77,7 @@ struct ZipSourceTests {
             Issue.record("damaged data must not pass")
         } catch let error as GTFSError {
             #expect(error.kind == .unreadable)
-            #expect(error.message.contains("bad.zip:stops.txt"))
+            #expect(error.description.contains("bad.zip:stops.txt: corrupt deflate data"))
         }
     }
 
