@@ -19,6 +19,12 @@ struct BoundedChannelTests {
         deinit { Self.live.subtract(1, ordering: .relaxed) }
     }
 
+    /// Sees whether an item is still alive without keeping it (the live count is shared by parallel tests).
+    struct Weak {
+        weak var item: Tracked?
+        init(_ item: Tracked) { self.item = item }
+    }
+
     @Test("A slow consumer holds the producer back, and taken items are released: memory stays at the capacity")
     func boundedAndReleasing() {
         let channel = BoundedChannel<Tracked, Int>(capacity: 3)
@@ -75,5 +81,61 @@ struct BoundedChannelTests {
             Issue.record("a closed channel gives .closed")
             return
         }
+    }
+
+    @Test("Closing releases the items still waiting, at once: a closed channel kept alive holds nothing")
+    func closeReleases() throws {
+        let channel = BoundedChannel<Tracked, Int>(capacity: 8)
+        var watched: [Weak] = []
+        for index in 0 ..< 8 {
+            let item = Tracked(index)
+            watched.append(Weak(item))
+            try channel.send(item)
+        }
+        #expect(watched.allSatisfy { $0.item != nil })
+        channel.close()
+        #expect(watched.allSatisfy { $0.item == nil })
+        #expect(channel.count == 0)
+        guard case .closed = channel.next() else {
+            Issue.record("a closed channel gives .closed")
+            return
+        }
+    }
+
+    @Test("Several suspended consumers: each item goes to one of them, and the end reaches every one")
+    func severalAsyncConsumers() async {
+        let channel = BoundedChannel<Int, String>(capacity: 2)
+        let consumers = 4
+        let items = 1000
+        // A thread of its own: `send` blocks, and a blocked task would hold one of the few threads that
+        // run the consumers (and every other test).
+        let produced = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            // Consumers first, so that items go straight to waiting ones as well as through the buffer.
+            usleep(10_000)
+            for index in 0 ..< items { try? channel.send(index) }
+            channel.finish(.success("done"))
+            produced.signal()
+        }
+        let taken = await withTaskGroup(of: ([Int], Bool).self) { group in
+            for _ in 0 ..< consumers {
+                group.addTask {
+                    var mine: [Int] = []
+                    while true {
+                        switch await channel.nextAsync() {
+                        case .item(let value): mine.append(value)
+                        case .end(.success("done")): return (mine, true)
+                        default: return (mine, false)
+                        }
+                    }
+                }
+            }
+            var all: [([Int], Bool)] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        #expect(produced.wait(timeout: .now() + 5) == .success)
+        #expect(taken.allSatisfy { $0.1 }, "every consumer receives the end")
+        #expect(taken.flatMap(\.0).sorted() == Array(0 ..< items), "each item is taken exactly once")
     }
 }

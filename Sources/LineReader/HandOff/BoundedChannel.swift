@@ -30,8 +30,8 @@ package final class BoundedChannel<Item: Sendable, End: Sendable>: Sendable {
         var items: [Item] = []
         var end: Result<End, any Error>?
         var closed = false
-        /// A consumer suspended in ``nextAsync()``.
-        var waitingConsumer: CheckedContinuation<Taken, Never>?
+        /// Consumers suspended in ``nextAsync()``, first come first served.
+        var waitingConsumers: [CheckedContinuation<Taken, Never>] = []
 
         var count: Int { items.count }
 
@@ -69,18 +69,18 @@ package final class BoundedChannel<Item: Sendable, End: Sendable>: Sendable {
     /// - Throws: `CancellationError` once the channel is closed.
     package func send(_ item: Item) throws {
         try condition.wait {
-            let outcome: (sent: Bool, closed: Bool, resume: CheckedContinuation<Taken, Never>?) = state.withLock { state in
-                if state.closed { return (false, true, nil) }
-                if let consumer = state.waitingConsumer {
-                    state.waitingConsumer = nil
-                    return (true, false, consumer)
+            // Resuming under the lock: a `close()` that follows cannot overtake the item on its way.
+            let outcome: (sent: Bool, closed: Bool) = state.withLock { state in
+                if state.closed { return (false, true) }
+                if !state.waitingConsumers.isEmpty {
+                    state.waitingConsumers.removeFirst().resume(returning: .item(item))
+                    return (true, false)
                 }
-                guard state.count < capacity else { return (false, false, nil) }
+                guard state.count < capacity else { return (false, false) }
                 state.items.append(item)
-                return (true, false, nil)
+                return (true, false)
             }
             if outcome.closed { throw CancellationError() }
-            outcome.resume?.resume(returning: .item(item))
             return outcome.sent
         }
         condition.broadcast()
@@ -88,25 +88,27 @@ package final class BoundedChannel<Item: Sendable, End: Sendable>: Sendable {
 
     /// Records the producer's result; the consumer receives it after the last item.
     package func finish(_ result: Result<End, any Error>) {
-        let consumer = state.withLock { state -> CheckedContinuation<Taken, Never>? in
-            guard state.end == nil else { return nil }
+        state.withLock { state in
+            guard state.end == nil else { return }
             state.end = result
-            guard state.count == 0, !state.closed, let consumer = state.waitingConsumer else { return nil }
-            state.waitingConsumer = nil
-            return consumer
+            guard state.count == 0, !state.closed else { return }
+            for consumer in state.waitingConsumers { consumer.resume(returning: .end(result)) }
+            state.waitingConsumers.removeAll()
         }
-        consumer?.resume(returning: .end(result))
         condition.broadcast()
     }
 
-    /// Stops the hand-off: a waiting or later ``send(_:)`` throws, the consumer takes ``Taken/closed``.
+    /// Stops the hand-off: a waiting or later ``send(_:)`` throws, the consumer takes ``Taken/closed``, and
+    /// the items still waiting are released at once (a closed channel may be kept long after).
     package func close() {
-        let consumer = state.withLock { state -> CheckedContinuation<Taken, Never>? in
+        // The items are returned to be released outside the lock: an item's deinit may do work of its own.
+        _ = state.withLock { state -> [Item] in
             state.closed = true
-            defer { state.waitingConsumer = nil }
-            return state.waitingConsumer
+            for consumer in state.waitingConsumers { consumer.resume(returning: .closed) }
+            state.waitingConsumers.removeAll()
+            defer { state.items = [] }
+            return state.items
         }
-        consumer?.resume(returning: .closed)
         condition.broadcast()
     }
 
@@ -122,16 +124,17 @@ package final class BoundedChannel<Item: Sendable, End: Sendable>: Sendable {
         return taken
     }
 
-    /// The next item, or the end, suspending the calling task while there is neither. A single consumer
-    /// may wait at a time.
+    /// The next item, or the end, suspending the calling task while there is neither. Several tasks may
+    /// wait; each item goes to one of them, the end and ``close()`` to all.
     package func nextAsync() async -> Taken {
         let taken = await withCheckedContinuation { (continuation: CheckedContinuation<Taken, Never>) in
-            let now = state.withLock { state -> Taken? in
-                if let next = state.take() { return next }
-                state.waitingConsumer = continuation
-                return nil
+            state.withLock { state in
+                if let next = state.take() {
+                    continuation.resume(returning: next)
+                } else {
+                    state.waitingConsumers.append(continuation)
+                }
             }
-            if let now { continuation.resume(returning: now) }
         }
         condition.broadcast()
         return taken
