@@ -110,5 +110,49 @@ struct EnumerateLinesTests {
         }
         #expect(error is ReaderError)
     }
+
+    @Test("After a cancel the completion runs only once the read in progress has returned")
+    func completionAfterReading() throws {
+        let source = GatedSource()
+        let reader = try Reader(source: source, options: .init(chunkSize: 64))
+        let readingAtCompletion = Mutex<Bool?>(nil)
+        let handle = reader.enumerateLines(on: DispatchQueue(label: "test"), maxChunksInFlight: 1) { _ in
+        } completion: { _ in
+            readingAtCompletion.withLock { $0 = source.isReading }
+        }
+        // The second read blocks until the gate opens: cancel while the reading thread is inside it.
+        #expect(source.entered.wait(timeout: .now() + 5) == .success)
+        handle.cancel()
+        // A completion that does not wait for the read would run now, while the read is still going on.
+        usleep(100_000)
+        source.gate.signal()
+        handle.wait()
+        #expect(readingAtCompletion.withLock { $0 } == false)
+    }
+}
+
+/// One chunk of lines, then a read that blocks until `gate` is signalled: stands for a pipe that waits.
+final class GatedSource: ByteSource, Sendable {
+    let name = "<gated>"
+    var byteCount: Int64? { nil }
+    let entered = DispatchSemaphore(value: 0)
+    let gate = DispatchSemaphore(value: 0)
+    private let reads = Atomic<Int>(0)
+    private let reading = Atomic<Bool>(false)
+    /// Whether a read is in progress.
+    var isReading: Bool { reading.load(ordering: .sequentiallyConsistent) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        reading.store(true, ordering: .sequentiallyConsistent)
+        defer { reading.store(false, ordering: .sequentiallyConsistent) }
+        if reads.add(1, ordering: .relaxed).newValue > 1 {
+            entered.signal()
+            gate.wait()
+        }
+        let line = Array("line\n".utf8)
+        let count = min(buffer.count, line.count)
+        for index in 0 ..< count { buffer[index] = line[index] }
+        return count
+    }
 }
 

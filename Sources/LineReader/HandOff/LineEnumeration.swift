@@ -4,8 +4,9 @@ extension Reader {
     /// Reads on a private thread and delivers lines on a serial queue targeting `queue`, with a bounded
     /// number of chunks in flight between the two.
     ///
-    /// The reader belongs to the enumeration until `completion` runs: do not use it meanwhile.
-    /// Reading waits while `maxChunksInFlight` chunks are waiting for delivery, so memory stays
+    /// The reader belongs to the enumeration until `completion` runs: do not use it meanwhile. A cancel
+    /// takes effect once the read in progress returns (at once for a file; a pipe may keep it waiting for
+    /// its next bytes), so that `completion` may close the reader's descriptor. Reading waits while `maxChunksInFlight` chunks are waiting for delivery, so memory stays
     /// bounded however slow `body` is.
     ///
     /// ```swift
@@ -55,6 +56,10 @@ private final class EnumerationRun: @unchecked Sendable {
     private let body: @Sendable (Line) throws -> Void
     private let completion: @Sendable (Result<Int, any Error>) -> Void
     private var finished = false
+    /// Why `body` ended the enumeration, reported once the reading thread has stopped.
+    private var failure: (any Error)?
+    /// Signalled when the reading thread no longer touches the reader.
+    private let readingStopped = DispatchSemaphore(value: 0)
 
     init(
         reader: Reader, target: DispatchQueue, slots: Int,
@@ -86,6 +91,7 @@ private final class EnumerationRun: @unchecked Sendable {
     }
 
     private func readLoop() {
+        defer { readingStopped.signal() }
         while case .item(let slot) = free.next() {
             do {
                 let count = try reader.readChunk(into: chunks[slot])
@@ -108,18 +114,28 @@ private final class EnumerationRun: @unchecked Sendable {
                 deliveryQueue.sync { deliver(chunk) }
                 try? free.send(chunk.slot)
             case .end(.success):
+                readingStopped.wait()
                 deliveryQueue.sync {
                     guard !finished else { return }
                     reader.splitter.endInput()
                     drain()
-                    finish(.success(reader.splitter.lineCount))
+                    if let failure {
+                        finish(.failure(failure))
+                    } else if handle.isCancelled {
+                        finish(.failure(CancellationError()))
+                    } else {
+                        finish(.success(reader.splitter.lineCount))
+                    }
                 }
                 return
             case .end(.failure(let error)):
-                deliveryQueue.sync { finish(.failure(error)) }
+                readingStopped.wait()
+                deliveryQueue.sync { finish(.failure(failure ?? error)) }
                 return
             case .closed:
-                deliveryQueue.sync { finish(.failure(CancellationError())) }
+                // The completion may close the reader's descriptor: the reading thread must be done with it.
+                readingStopped.wait()
+                deliveryQueue.sync { finish(.failure(failure ?? CancellationError())) }
                 return
             }
         }
@@ -131,17 +147,17 @@ private final class EnumerationRun: @unchecked Sendable {
         drain()
     }
 
-    /// Hands every complete line to `body`, checking for cancellation before each.
+    /// Hands every complete line to `body`, checking for cancellation before each. An error stops the
+    /// enumeration; the delivery loop reports it once reading has stopped.
     private func drain() {
         do {
             while !handle.isCancelled, let line = try reader.splitter.nextLine() {
                 try body(line)
             }
         } catch {
-            finish(.failure(error))
+            if failure == nil { failure = error }
             handle.cancel()
         }
-        if handle.isCancelled { finish(.failure(CancellationError())) }
     }
 
     private func finish(_ result: Result<Int, any Error>) {
