@@ -218,6 +218,12 @@ final class CSVRowParser {
             }
             return .needsMoreInput
         }
+        // A caller's reader may pass lines longer than the limit, and Windows-1252 text grows as it is
+        // decoded: field offsets are 32-bit, so an unescaped record never exceeds the limit.
+        if ownedCount > maxRecordLength {
+            reset()
+            return .malformed("the record is longer than \(Count.grouped(maxRecordLength)) bytes")
+        }
         endField()
         isContinuing = false
         afterClosingQuote = false

@@ -48,7 +48,8 @@ final class TableParseCore {
             recordStart = number
             recordLength = 0
         }
-        recordLength &+= bytes.count
+        // A line of an open quoted field adds its line break to the value.
+        recordLength &+= continuing ? bytes.count &+ 1 : bytes.count
         let scan = parser.scan(bytes)
         if scan.hasNUL {
             parser.reset()
@@ -60,6 +61,8 @@ final class TableParseCore {
             try switchToWindows1252(line: number)
             scratch.removeAll(keepingCapacity: true)
             TextDecoding.appendWindows1252(bytes, to: &scratch)
+            // Decoding may triple the bytes: the length checks count what the fields will hold.
+            recordLength &+= scratch.count &- bytes.count
             // The quoted path copies the fields into the parser's own buffer, so nothing points into `scratch`.
             outcome = scratch.withUnsafeBytes { parser.parseQuoted($0) }
         } else if scan.isSplit {

@@ -85,6 +85,35 @@ struct FieldLimitTests {
         }
     }
 
+    @Test("Limits count the decoded value: line breaks of a quoted field and Windows-1252 bytes that grow")
+    func decodedLength() throws {
+        var options = ParseOptions()
+        options.maxIDLength = 100
+        options.maxTextLength = 100
+        // A short first line, then 150 empty ones inside the quotes: a 151-byte stop_id from 169 bytes of lines.
+        let spread = Self.header + "\"X" + String(repeating: "\n", count: 150) + "\",Name,52.5,13.4,\nA,Alpha,52.5,13.4,\n"
+        let (stops, summary) = try parseCSV(Stop.self, spread, fileName: "stops.txt", options: options)
+        #expect(stops.map(\.stopID) == ["A"])
+        #expect(summary.errors.map(\.description) == ["stops.txt:2: stop_id: 151 bytes, longer than the limit of 100"])
+
+        // 60 bytes of 0x80 in Windows-1252 are 60 euro signs, 180 bytes of UTF-8.
+        let euros = Array((Self.header + "B,").utf8) + [UInt8](repeating: 0x80, count: 60) + Array(",52.5,13.4,\nA,Alpha,52.5,13.4,\n".utf8)
+        let (stops1252, summary1252) = try parseCSV(Stop.self, euros, fileName: "stops.txt", options: options)
+        #expect(stops1252.map(\.stopID) == ["A"])
+        #expect(summary1252.errors.map(\.description) == ["stops.txt:2: stop_name: 180 bytes, longer than the limit of 100"])
+    }
+
+    @Test("A caller's reader with a longer line limit: a quoted record over the record limit is rejected, not cut")
+    func quotedRecordOverLimit() throws {
+        var options = ParseOptions()
+        options.maxIDLength = 16
+        options.maxTextLength = 16
+        let quoted = "A,\"" + String(repeating: "y", count: 100) + "\",52.5,13.4,"
+        let (stops, summary) = try parseCSV(Stop.self, Self.header + quoted + "\nB,Beta,52.5,13.4,\n", fileName: "stops.txt", options: options)
+        #expect(stops.map(\.stopID) == ["B"])
+        #expect(summary.errors.map(\.description) == ["stops.txt:2: the record is longer than 64 bytes"])
+    }
+
     @Test("A quote left open stops swallowing lines at the record limit")
     func openQuote() throws {
         var options = ParseOptions()
