@@ -69,6 +69,26 @@ struct ImportSafetyTests {
         }
     }
 
+    @Test("An incremental import whose only new rows are rejected fails at the limit, not as \"nothing changed\"")
+    func limitBeforeNoChange() throws {
+        let setup = try Setup()
+        let stored = try #require(FeedFiles.feed()["stops.txt"])
+        let path = try setup.folder.write(stored + "B1,Bad,north,13.4\n", name: "stops.txt")
+        var options = ImportOptions()
+        options.maxRejected = .rows(0)
+        #expect {
+            try setup.store.importFeedSynchronously(from: try FeedSource(path: path), options: options)
+        } throws: { error in
+            guard case .tooManyRejected(let file, let rejected, _, _, _)? = error as? ImportError else { return false }
+            return file == "stops.txt" && rejected == 1
+        }
+        #expect(try FeedFiles.snapshot(setup.store) == setup.before)
+        // Within the limit, the same file is the stored one: nothing changed.
+        options.maxRejected = .rows(1)
+        let summary = try setup.store.importFeedSynchronously(from: try FeedSource(path: path), options: options)
+        #expect(summary.changedNothing && summary.rowsRejected == 1)
+    }
+
     @Test("Duplicate keys count towards the limit, and are rejected with their lines however many repeat")
     func repeatedRows() throws {
         let setup = try Setup()

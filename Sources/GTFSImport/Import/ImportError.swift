@@ -37,7 +37,7 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
     /// Another import or removal is writing the database, and ``ImportOptions/lockWait`` ran out.
     case busy(path: String)
     /// More rows of a file were rejected than ``ImportOptions/maxRejected`` allows: the import failed
-    /// and wrote nothing, so a file of bad rows cannot empty its table.
+    /// and wrote nothing (batched mode keeps what it committed), so a file of bad rows cannot empty its table.
     ///
     /// - Parameters:
     ///   - file: the file's name.

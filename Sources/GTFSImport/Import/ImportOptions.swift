@@ -89,7 +89,8 @@ public struct ImportOptions: Sendable {
     public var maxIDLength = ParseOptions().maxIDLength
     /// The longest text value accepted, in bytes (``GTFS/ParseOptions/maxTextLength``, 1 MiB).
     public var maxTextLength = ParseOptions().maxTextLength
-    /// Lenient mode: how many rejected rows of one file fail the whole import (nothing is then written).
+    /// Lenient mode: how many rejected rows of one file fail the whole import (nothing is then written;
+    /// in ``Mode/batched(rowsPerCommit:)`` mode, what was committed before stays).
     /// The default, more than half of a file's rows, keeps a file whose rows are all bad (a wrong file, a
     /// quote that swallows the rest of it) from emptying its table.
     public var maxRejected = RejectionLimit.share(0.5)

@@ -232,7 +232,7 @@ final class ImportRun: Sendable {
             // The rolled-back transaction may have spilled pages into the WAL: give their space back first,
             // so that a full disk is not left full, the row below has room, and the next open does not
             // rebuild a large WAL index on a full file system.
-            GTFSStore.checkpoint(db)
+            GTFSStore.checkpoint(db, patience: Self.failureCheckpointPatience)
             // Best effort: the import's own error is what the caller receives. A store that cannot take this
             // row (a disk still full, a read-only file) failed the import for the same reason, which that
             // error names.
@@ -240,9 +240,13 @@ final class ImportRun: Sendable {
                 try FeedCatalog.record(db, record)
                 return .commit
             }
-            GTFSStore.checkpoint(db)
+            GTFSStore.checkpoint(db, patience: Self.failureCheckpointPatience)
         }
     }
+
+    /// How long the checkpoints after a failure or a cancel wait for readers: the caller is waiting for the
+    /// error, and a WAL a reader keeps is emptied by the next write.
+    private static let failureCheckpointPatience = Duration.milliseconds(500)
 
     /// Tells the phase observer (tests) that `phase` begins.
     private func observe(_ phase: ImportProgress.Phase, _ fileName: String) {

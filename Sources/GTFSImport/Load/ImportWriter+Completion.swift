@@ -3,19 +3,22 @@ import GRDB
 import GTFS
 
 extension ImportWriter {
-    /// After the last row: the rejection limit, the indexes, the reference checks, the feed's new version
-    /// (`feed_tables`, `feeds`), the import's row in `imports`, and the import's facts in `gtfs_meta`.
-    mutating func complete(_ db: Database, _ summary: inout ImportSummary) throws {
-        // Every row is stored or refused by now (an incremental import stages a table's last groups when
-        // it ends): a file with more rejected rows than the limit fails the import here, before the commit.
-        if let feedSummary = state.feedSummary {
-            for table in state.tableImports(feedSummary, maxErrors: 1)
-            where !options.maxRejected.allows(rejected: table.rowsRejected, of: table.rowsRead) {
-                throw ImportError.tooManyRejected(
-                    file: table.fileName, rejected: table.rowsRejected, read: table.rowsRead, limit: options.maxRejected,
-                    first: table.errors.first)
-            }
+    /// Every row is stored or refused once the tables are finished (an incremental import stages a table's
+    /// last groups when it ends): a file with more rejected rows than the limit fails the import, before
+    /// an import that changed nothing could pass for a success.
+    func checkRejectionLimit() throws {
+        guard let feedSummary = state.feedSummary else { return }
+        for table in state.tableImports(feedSummary, maxErrors: 1)
+        where !options.maxRejected.allows(rejected: table.rowsRejected, of: table.rowsRead) {
+            throw ImportError.tooManyRejected(
+                file: table.fileName, rejected: table.rowsRejected, read: table.rowsRead, limit: options.maxRejected,
+                first: table.errors.first)
         }
+    }
+
+    /// After the last row: the indexes, the reference checks, the feed's new version (`feed_tables`,
+    /// `feeds`), the import's row in `imports`, and the import's facts in `gtfs_meta`.
+    mutating func complete(_ db: Database, _ summary: inout ImportSummary) throws {
         let clock = ContinuousClock()
         // Loading: from the start of writing to the index build (a diff included, an incremental import's hashing not).
         summary.loadDuration = clock.now - state.loadStart

@@ -169,7 +169,13 @@ struct ImportWriter {
     /// no row (their stored rows are deleted by their diff) and the tables a whole feed no longer holds.
     mutating func finishTables(_ db: Database) throws {
         try endTable(db)
-        guard plan.incremental else { return }
+        if plan.incremental { try finishDiffs(db) }
+        try checkRejectionLimit()
+    }
+
+    /// An incremental import's end: the direct tables' counts, the diffs of files without rows, the
+    /// tables of files the feed no longer has.
+    private mutating func finishDiffs(_ db: Database) throws {
         for file in directTables {
             state.changesByTable[file] = TableChanges(inserted: state.rowsByTable[file] ?? 0)
         }

@@ -1,6 +1,7 @@
 import CSQLiteConfig
 import Foundation
 public import GRDB
+import GRDBSQLite
 public import GTFS
 
 /// A GTFS feed in one SQLite file: opened or created with a GRDB `DatabasePool` in WAL mode, so readers
@@ -99,16 +100,26 @@ public final class GTFSStore: Sendable {
     /// Moves what the WAL holds into the database file and empties the WAL, so that the `.sqlite` file
     /// alone holds every committed row (a copy of it is complete). Every import and removal ends with it.
     ///
-    /// A checkpoint waits for the readers of older snapshots at most the busy timeout; a reader still on
-    /// one then keeps part of the WAL until a later write. Closing a connection never checkpoints: the
-    /// last connection to close would lock the database exclusively to do it, and a reader opening it
-    /// meanwhile without a busy timeout (the `sqlite3` shell) would get "database is locked".
+    /// Emptying the WAL waits, at most the busy timeout (or `patience`), until no reader reads from it; a
+    /// reader still in a transaction then keeps the WAL until a later write. Closing a connection never
+    /// checkpoints: the last connection to close would lock the database exclusively to do it, and a
+    /// reader opening it meanwhile without a busy timeout (the `sqlite3` shell) would get "database is locked".
     ///
-    /// - Parameter truncating: `false` copies what it can and leaves the WAL as it is (a passive checkpoint,
-    ///   which readers do not see as a change of the database).
-    static func checkpoint(_ db: Database, truncating: Bool = true) {
+    /// - Parameters:
+    ///   - truncating: `false` copies what it can and leaves the WAL as it is (a passive checkpoint, which
+    ///     waits for no one and which readers do not see as a change of the database).
+    ///   - patience: the longest wait for readers, when shorter than the busy timeout (after a failure,
+    ///     whose caller is waiting for the error).
+    static func checkpoint(_ db: Database, truncating: Bool = true, patience: Duration? = nil) {
+        var restore: Int32?
+        if truncating, let patience, case .timeout(let timeout) = db.configuration.busyMode {
+            let milliseconds = patience.components.seconds * 1000 + patience.components.attoseconds / 1_000_000_000_000_000
+            restore = Int32(clamping: Int64(timeout * 1000))
+            sqlite3_busy_timeout(db.sqliteConnection, Int32(clamping: min(milliseconds, Int64(timeout * 1000))))
+        }
         // Best effort: the data is committed either way, and a WAL left in place is read by every connection.
         _ = try? db.execute(sql: "PRAGMA wal_checkpoint(\(truncating ? "TRUNCATE" : "PASSIVE"))")
+        if let restore { sqlite3_busy_timeout(db.sqliteConnection, restore) }
     }
 
     /// Closes the connections; later accesses throw.
