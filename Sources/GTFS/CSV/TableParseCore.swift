@@ -15,6 +15,7 @@ final class TableParseCore {
     private let columns: [FieldSpec]
     @exclusivity(unchecked) private var headerCount = -1
     @exclusivity(unchecked) private var encoding = Encoding.utf8
+    private var sawStrayCarriageReturn = false
     private var scratch: [UInt8] = []
     /// The line where the record being assembled (possibly over several lines) starts.
     @exclusivity(unchecked) private var recordStart = 0
@@ -40,7 +41,13 @@ final class TableParseCore {
     /// `decode` appends the record and returns normally, or throws the record's ``GTFSError``.
     @usableFromInline
     func consume(_ lineBytes: UnsafeRawBufferPointer, number: Int, decode: (RowCells) throws -> Void) throws {
-        let bytes = lineBytes
+        var bytes = lineBytes
+        if bytes.last == 0x0D {
+            // CR CR LF line ends (a CRLF file converted once more) leave a carriage return that would end
+            // the last value, or follow a closing quote: it is dropped, with one warning per file.
+            bytes = UnsafeRawBufferPointer(rebasing: bytes.dropLast())
+            if !sawStrayCarriageReturn { warnStrayCarriageReturn(line: number) }
+        }
         let continuing = parser.isContinuing
         if !continuing {
             // Blank lines between records are skipped.
@@ -214,13 +221,23 @@ final class TableParseCore {
         if summary.errors.count < options.maxStoredErrors { summary.errors.append(error) }
     }
 
+    private func warnStrayCarriageReturn(line: Int) {
+        sawStrayCarriageReturn = true
+        context.warn(
+            GTFSError(
+                .encoding, file: context.fileName, line: line,
+                message: "ends with a carriage return before its line end (CR CR LF?); it is dropped here and on later lines"))
+    }
+
     private func switchToWindows1252(line: Int) throws {
         guard encoding == .utf8 else { return }
-        let problem = GTFSError(
-            .encoding, file: context.fileName, line: line,
-            message: "is not valid UTF-8; the file is read as Windows-1252 from here on")
-        if options.strict { throw problem }
-        context.warn(problem)
+        if options.strict {
+            throw GTFSError(.encoding, file: context.fileName, line: line, message: "is not valid UTF-8 (strict mode reads UTF-8 only)")
+        }
+        context.warn(
+            GTFSError(
+                .encoding, file: context.fileName, line: line,
+                message: "is not valid UTF-8; the file is read as Windows-1252 from here on"))
         encoding = .windows1252
     }
 }

@@ -45,7 +45,8 @@ public enum FeedSource: Sendable {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw GTFSError(.unreadable, file: path, message: "does not exist")
+            let isURL = ["http://", "https://", "ftp://", "file://"].contains { path.lowercased().hasPrefix($0) }
+            throw GTFSError(.unreadable, file: path, message: isURL ? "URLs are not supported: download the feed first" : "does not exist")
         }
         if isDirectory.boolValue {
             self = .directory(path: path)
