@@ -51,8 +51,8 @@ public struct FeedParser: Sendable {
         let sizes = plan.tables.map(\.entry.byteCount)
         let total: Int64? = sizes.contains(where: { $0 == nil }) ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
         var summary = FeedSummary()
-        summary.skippedFiles = plan.skipped.map(\.file)
-        summary.warnings = plan.skipped
+        summary.skippedFiles = plan.outside
+        summary.warnings = plan.warnings
         var state = FeedProgress(fileName: "", bytesRead: 0, totalBytes: total, rowsByFile: [:])
         for (entry, table) in plan.tables {
             guard shouldContinue() else { throw CancellationError() }
@@ -83,27 +83,28 @@ public struct FeedParser: Sendable {
         return summary
     }
 
-    /// Which entries are parsed (tables of the reference, each once, in order) and which are skipped,
-    /// each skipped one with the warning that says why.
+    /// Which entries are parsed (tables of the reference, each once, in order), which are outside the
+    /// reference, and the warnings for tables given twice.
     private static func readingPlan(
         _ entries: [FeedEntry], only: Set<GTFSFile>?
-    ) -> (tables: [(entry: FeedEntry, table: GTFSFile)], skipped: [GTFSWarning]) {
+    ) -> (tables: [(entry: FeedEntry, table: GTFSFile)], outside: [String], warnings: [GTFSWarning]) {
         var tables: [(entry: FeedEntry, table: GTFSFile)] = []
-        var skipped: [GTFSWarning] = []
+        var outside: [String] = []
+        var warnings: [GTFSWarning] = []
         var seen = Set<GTFSFile>()
         for entry in entries {
             guard let table = entry.table else {
-                skipped.append(GTFSError(.invalidValue, file: entry.fileName, message: "is not a file of the GTFS reference; skipped"))
+                outside.append(entry.fileName)
                 continue
             }
             if let only, !only.contains(table) { continue }
             guard seen.insert(table).inserted else {
-                skipped.append(GTFSError(.invalidValue, file: entry.fileName, message: "holds \(table.fileName) a second time; skipped"))
+                warnings.append(GTFSError(.invalidValue, file: entry.fileName, message: "holds \(table.fileName) a second time; skipped"))
                 continue
             }
             tables.append((entry, table))
         }
-        return (tables, skipped)
+        return (tables, outside, warnings)
     }
 }
 

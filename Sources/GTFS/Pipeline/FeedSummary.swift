@@ -2,9 +2,9 @@
 public struct FeedSummary: Sendable {
     /// One summary per file parsed, in reading order.
     public var tables: [TableSummary] = []
-    /// Files outside the reference (or not CSV tables), reported and skipped.
+    /// Files outside the reference (extensions such as `directions.txt`, or not CSV tables): not read.
     public var skippedFiles: [String] = []
-    /// Feed-level warnings (skipped files, a table given twice).
+    /// Feed-level warnings (a table given twice).
     public var warnings: [GTFSWarning] = []
     /// Raw bytes read over all files.
     public var bytesRead: Int64 = 0

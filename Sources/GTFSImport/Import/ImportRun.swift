@@ -193,6 +193,8 @@ final class ImportRun: Sendable {
         guard let feed = writer.state.feedSummary else { throw CancellationError() }
         summary.tables = plan.summaryTables(writer.state.tableImports(feed, maxErrors: options.maxStoredErrors), changes: writer.state.changesByTable)
         summary.warnings = feed.warnings
+        summary.skippedFiles = feed.skippedFiles
+        if let empty = emptyFeedWarning(summary) { summary.warnings.append(empty) }
         summary.bytesRead = feed.bytesRead
         summary.duration = .now - start
         summary.diffDuration = writer.state.diffDuration
@@ -213,6 +215,7 @@ final class ImportRun: Sendable {
         summary.contentHash = plan.existing?.contentHash
         summary.hashDuration = hashDuration
         summary.duration = .now - start
+        summary.skippedFiles = (try? source.entries().filter { $0.table == nil }.map(\.fileName)) ?? []
         // Every file was read once, to hash it.
         summary.bytesRead = plan.hashedBytes
         var final = WriterState(start: start).progress(phase: .finished, bytesRead: summary.bytesRead, totalBytes: summary.bytesRead)
@@ -254,6 +257,19 @@ final class ImportRun: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// A whole feed whose import leaves no stops, routes or trips: a feed of header-only files imports, but
+    /// holds nothing to query, which is worth saying.
+    private func emptyFeedWarning(_ summary: ImportSummary) -> GTFSWarning? {
+        guard source.isWholeFeed else { return nil }
+        let core: [GTFSFile] = [.stops, .routes, .trips]
+        let hasRows = core.contains { file in
+            guard let table = summary.table(file) else { return false }
+            return table.rowsStored > 0 || table.isUnchangedFile || table.changes.unchanged > 0
+        }
+        guard !hasRows else { return nil }
+        return GTFSError(.emptyFile, file: Self.describe(source), message: "holds no stops, routes or trips: the feed is empty")
+    }
 
     /// The tables of the source's `entries`, refusing a source that holds none.
     private static func importedTables(_ entries: [FeedEntry], of source: FeedSource) throws -> Set<GTFSFile> {

@@ -66,6 +66,7 @@ struct ImportWriter {
         guard !plan.incremental else { return }
         if dropsIndexes { try GTFSSchema.dropIndexes(db, on: Set(plan.replaced)) }
         if let existing = plan.existing {
+            if !existing.tablesWithRows.isDisjoint(with: plan.replaced) { report(.removingRows) }
             for file in plan.replaced where existing.tablesWithRows.contains(file) {
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(StoreTable(file).name) WHERE feed = ?", arguments: [feed]) ?? 0
                 state.changesByTable[file, default: TableChanges()].deleted = count
@@ -123,6 +124,7 @@ struct ImportWriter {
             observe(.loading, parsed.batch.fileName)
             // The previous file is complete: apply it while the parser reads this one.
             try endTable(db)
+            state.finishFile()
             current = (parsed.batch.file, try loader(for: parsed.batch.file, db))
         }
         try current?.loader.store(parsed, db, &state)
@@ -169,6 +171,7 @@ struct ImportWriter {
     /// no row (their stored rows are deleted by their diff) and the tables a whole feed no longer holds.
     mutating func finishTables(_ db: Database) throws {
         try endTable(db)
+        state.finishFile()
         if plan.incremental { try finishDiffs(db) }
         try checkRejectionLimit()
     }

@@ -23,6 +23,10 @@ struct WriterState {
     /// The file whose rows were stored last, and its table.
     private(set) var currentFile = ""
     private var currentTable: GTFSFile?
+    /// When the current file's first batch arrived.
+    private var currentFileStart: ContinuousClock.Instant = .now
+    /// The files loaded completely, for progress.
+    private(set) var finishedFiles: [ImportProgress.FinishedFile] = []
     /// The parser's summary, once it ended.
     var feedSummary: FeedSummary?
     /// Whether rows go to staging copies and are applied as diffs (an incremental import).
@@ -65,13 +69,22 @@ struct WriterState {
     /// without writing them (their group is unchanged).
     /// - Parameter batch: the batch they came in; the file being stored when `nil`.
     mutating func kept(_ count: Int, of batch: RecordBatch?) {
-        if let batch {
+        if let batch, batch.fileName != currentFile {
             currentFile = batch.fileName
             currentTable = batch.file
+            currentFileStart = .now
         }
         guard let table = currentTable else { return }
         rowsByTable[table, default: 0] += count
         storedByFile[currentFile, default: 0] += count
+    }
+
+    /// Marks the current file as loaded completely (its table ended).
+    mutating func finishFile() {
+        guard let table = currentTable, finishedFiles.last?.fileName != currentFile else { return }
+        finishedFiles.append(
+            ImportProgress.FinishedFile(
+                fileName: currentFile, table: table, rows: storedByFile[currentFile] ?? 0, duration: .now - currentFileStart))
     }
 
     /// Marks everything stored so far as committed.
@@ -96,6 +109,7 @@ struct WriterState {
         progress.bytesRead = bytesRead
         progress.totalBytes = totalBytes >= 0 ? totalBytes : nil
         progress.rowsByTable = rowsByTable
+        progress.finishedFiles = finishedFiles
         progress.elapsed = .now - start
         return progress
     }

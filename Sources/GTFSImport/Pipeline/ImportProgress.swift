@@ -14,6 +14,8 @@ public struct ImportProgress: Sendable {
         case waiting
         /// Hashing the files of an incremental import, to skip those the store already holds.
         case hashing
+        /// Deleting the rows a full import replaces (of a feed the store already holds).
+        case removingRows
         /// Reading, parsing and storing rows (in an incremental import: comparing them with the stored ones).
         case loading
         /// Building the indexes after the load.
@@ -40,6 +42,21 @@ public struct ImportProgress: Sendable {
     public var rowsByTable: [GTFSFile: Int] = [:]
     /// Time since the import started.
     public var elapsed: Duration = .zero
+    /// The files loaded completely so far, in load order: a file is complete when the next one begins or
+    /// loading ends. Files without rows do not appear.
+    public var finishedFiles: [FinishedFile] = []
+
+    /// A file loaded completely.
+    public struct FinishedFile: Sendable, Hashable {
+        /// The file's name, as in ``ImportProgress/fileName``.
+        public var fileName: String
+        /// Its table.
+        public var table: GTFSFile
+        /// Its rows the store holds for this import (stored, or kept unchanged by an incremental import).
+        public var rows: Int
+        /// From its first row to its end (including applying its changes).
+        public var duration: Duration
+    }
 
     /// Creates an empty snapshot.
     public init() {}
@@ -59,9 +76,19 @@ public struct ImportProgress: Sendable {
         return seconds > 0 ? Double(rowsStored) / seconds : 0
     }
 
-    /// The time the rest of the input should take at the rate so far (loading only; `nil` when unknown).
+    /// The time the rest of the input should take at the rate so far: while loading, once the rate means
+    /// something (after ``estimateAfter`` and ``estimateAfterFraction`` of the input); `nil` before, and
+    /// when the input's size is unknown. The first rows, of small files read while the pipeline fills,
+    /// would give wild estimates.
     public var estimatedTimeRemaining: Duration? {
-        guard phase == .loading, let totalBytes, bytesRead > 0 else { return nil }
+        guard phase == .loading, let totalBytes, totalBytes > 0, bytesRead > 0, elapsed >= Self.estimateAfter,
+            Double(bytesRead) / Double(totalBytes) >= Self.estimateAfterFraction
+        else { return nil }
         return elapsed * (Double(max(0, totalBytes - bytesRead)) / Double(bytesRead))
     }
+
+    /// The time before ``estimatedTimeRemaining`` gives an estimate.
+    public static let estimateAfter = Duration.seconds(3)
+    /// The share of the input read before ``estimatedTimeRemaining`` gives an estimate.
+    public static let estimateAfterFraction = 0.05
 }

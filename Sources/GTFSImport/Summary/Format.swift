@@ -1,12 +1,12 @@
 import GTFS
 
-/// Number and time formats for people.
-enum Format {
+/// Number, time and table formats for people: the summary report's, and the tools'.
+package enum Format {
     /// `12,793`.
-    static func count(_ value: Int) -> String { Count.grouped(value) }
+    package static func count(_ value: Int) -> String { Count.grouped(value) }
 
     /// `0:04`, `1:02:03`.
-    static func clock(_ duration: Duration) -> String {
+    package static func clock(_ duration: Duration) -> String {
         let total = max(0, Int(duration.components.seconds))
         let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
         let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
@@ -14,7 +14,7 @@ enum Format {
     }
 
     /// `1.23 s`.
-    static func seconds(_ duration: Duration) -> String {
+    package static func seconds(_ duration: Duration) -> String {
         let hundredths = Int((duration / .milliseconds(10)).rounded())
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
@@ -22,7 +22,7 @@ enum Format {
 
     /// A plain-text table: columns padded to their widest cell, numbers right-aligned, the columns in
     /// `leftAligned` (and the first) left-aligned, two spaces between columns; one line per row.
-    static func table(header: [String], rows: [[String]], leftAligned: Set<Int> = [0]) -> String {
+    package static func table(header: [String], rows: [[String]], leftAligned: Set<Int> = [0]) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
         func render(_ cells: [String]) -> String {

@@ -30,8 +30,10 @@ public struct ImportSummary: Sendable, CustomStringConvertible {
     public internal(set) var changedNothing = false
     /// One entry per file imported, in load order; tables a whole feed no longer holds follow, with their deleted rows.
     public internal(set) var tables: [TableImport] = []
-    /// Feed-level warnings (files outside the reference, a table given twice).
+    /// Feed-level warnings (a table given twice, a feed without stops, routes or trips).
     public internal(set) var warnings: [GTFSWarning] = []
+    /// Files of the input outside the GTFS reference (extensions such as `directions.txt`): not imported.
+    public internal(set) var skippedFiles: [String] = []
     /// The tables whose earlier rows the import replaced.
     public internal(set) var replacedTables: [GTFSFile] = []
     /// References between tables that point nowhere, after the load.
