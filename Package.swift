@@ -80,6 +80,7 @@ let package = Package(
             name: "gtfs-synth",
             dependencies: [
                 "GTFSSynth",
+                "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -117,7 +118,7 @@ let package = Package(
         .testTarget(
             name: "GTFSImportCLITests",
             dependencies: [
-                "gtfs-import", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport",
+                "gtfs-import", "lines", "gtfs-synth", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings

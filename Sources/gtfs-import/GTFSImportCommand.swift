@@ -12,6 +12,7 @@ struct GTFSImportCommand: ParsableCommand {
         commandName: "gtfs-import",
         abstract: "Import GTFS feeds (files, gzip, a directory, a .zip or standard input) into SQLite, and manage them.",
         discussion: discussion,
+        version: "\(ToolVersion.number) (database schema \(GTFSSchema.version))",
         subcommands: [ImportCommand.self, ListCommand.self, RemoveCommand.self],
         defaultSubcommand: ImportCommand.self
     )
@@ -43,6 +44,10 @@ struct GTFSImportCommand: ParsableCommand {
 
     /// Parses, runs, and maps usage errors to status 2 (ArgumentParser's default is 64).
     static func main() {
+        if ["-h", "--help", "help"].contains(CommandLine.arguments.dropFirst().first), CommandLine.arguments.count == 2 {
+            print(help)
+            return
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -54,6 +59,17 @@ struct GTFSImportCommand: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+}
+
+extension GTFSImportCommand {
+    /// `gtfs-import --help`: the default command's help (what most runs use: its options), then the
+    /// commands, from the root's own help.
+    static var help: String {
+        let importHelp = helpMessage(for: ImportCommand.self).replacingOccurrences(of: "USAGE: gtfs-import import ", with: "USAGE: gtfs-import [import] ")
+        let root = helpMessage()
+        guard let commands = root.range(of: "SUBCOMMANDS:") else { return importHelp }
+        return importHelp.trimmingCharacters(in: .newlines) + "\n\n" + root[commands.lowerBound...]
     }
 }
 

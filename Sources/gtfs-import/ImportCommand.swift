@@ -95,7 +95,7 @@ struct ImportCommand: ParsableCommand {
         }
 
         let progressQueue = DispatchQueue(label: "gtfs-import.progress")
-        let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: db)
+        let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: db, queue: progressQueue)
         var handler: (@Sendable (ImportProgress) -> Void)?
         if let line { handler = { progress in line.show(progress) } }
         let operation = ImportOperation(
@@ -187,9 +187,12 @@ struct ImportCommand: ParsableCommand {
         if json {
             print(try SummaryJSON(summary, source: sourceName, database: db, exitStatus: status).text())
         } else if !quiet {
-            print(SummaryReport.text(summary, source: sourceName, database: db), terminator: "")
+            print(summary.report(source: sourceName, database: db), terminator: "")
         }
-        for line in SummaryReport.firstErrors(summary) { StandardError.write(line + "\n") }
+        if !quiet {
+            for line in SummaryReport.firstWarnings(summary, errorsFile: errors) { StandardError.write(line + "\n") }
+        }
+        for line in SummaryReport.firstErrors(summary, errorsFile: errors) { StandardError.write(line + "\n") }
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTFSSynth
+import Platform
 
 /// `gtfs-synth`: writes a deterministic, VBB-scale synthetic GTFS feed (see `SyntheticFeed`).
 ///
@@ -29,7 +30,8 @@ struct GTFSSynthCommand: ParsableCommand {
             Scale 1.0 is about the size of Berlin's VBB feed: 42 000 stops, 250 000 trips, 6 000 000 stop times, \
             5 000 000 shape points; counts grow linearly with the scale. The same scale and seed give \
             byte-identical output.
-            """
+            """,
+        version: ToolVersion.number
     )
 
     @Option(name: .long, help: "Size relative to Berlin's VBB feed, 0.01 to 10.")

@@ -12,7 +12,8 @@ struct LinesCommand: ParsableCommand {
         discussion: """
             Without --count, writes every line followed by "\\n": the output equals the input with CRLF \
             turned into LF, a UTF-8 byte-order mark dropped, and a final newline added where missing.
-            """
+            """,
+        version: ToolVersion.number
     )
 
     @Flag(name: .long, help: "Print the number of lines instead of the lines.")

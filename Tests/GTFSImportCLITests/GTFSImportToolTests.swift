@@ -74,7 +74,7 @@ struct GTFSImportToolTests {
         #expect(result.status == 3)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.first == "stops.txt:3: stop_lat: \"north\" is not a decimal number")
-        #expect(lines.count == 11 && lines.last == "… 5 more rejected rows (--errors FILE writes them all)")
+        #expect(lines.count == 11 && lines.last == "… 5 more rejected rows (all in \(errors))")
         let all = try String(contentsOfFile: errors, encoding: .utf8).split(separator: "\n")
         #expect(all.count == 15 && all.last == "error: stops.txt:31: stop_lat: \"north\" is not a decimal number")
         #expect(try Self.counts(folder.file("gtfs.sqlite"))[.stops] == 15)
