@@ -148,9 +148,12 @@ final class TableParseCore {
             if let position = positions[spec.name] {
                 context.setFieldIndex(position, ofColumn: column)
             } else if spec.isRequiredColumn {
+                // A name that differs only by case, spaces or control characters is the likely culprit: show it.
+                let near = names.first { Self.looseName($0) == spec.name && $0 != spec.name }
                 throw GTFSError(
                     .missingColumn, file: context.fileName, line: recordStart, column: spec.name,
-                    message: "required column is missing from the header")
+                    message: "required column is missing from the header"
+                        + (near.map { " (the header has \"\(GTFSError.displayable($0))\")" } ?? ""))
             }
         }
         let known = Set(columns.map(\.name))
@@ -161,6 +164,16 @@ final class TableParseCore {
                     message: "unknown column, ignored"))
         }
         headerCount = names.count
+    }
+
+    /// A column name without surrounding spaces and control characters, lowercased.
+    private static func looseName(_ name: String) -> String {
+        let scalars = Array(name.unicodeScalars)
+        func loose(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F }
+        guard let first = scalars.firstIndex(where: { !loose($0) }), let last = scalars.lastIndex(where: { !loose($0) }) else { return "" }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: scalars[first ... last])
+        return String(kept).lowercased()
     }
 
     // MARK: - Records

@@ -122,7 +122,12 @@ public final class GTFSStore: Sendable {
         if let restore { sqlite3_busy_timeout(db.sqliteConnection, restore) }
     }
 
-    /// Closes the connections; later accesses throw.
+    /// Closes the store's connections; later accesses throw. Call it before moving or deleting the file
+    /// while the program goes on (a store also closes when released).
+    ///
+    /// The file needs no closing to be complete: every import and removal ends by moving the WAL into the
+    /// `.sqlite` file, so a copy of that file alone (into an app bundle, onto another machine) holds every
+    /// row. Closing does not checkpoint (see the store's overview).
     /// - Throws: `DatabaseError` when a statement is still running.
     public func close() throws {
         try pool.close()

@@ -132,4 +132,19 @@ struct CSVSyntaxTests {
         #expect(sizes == [4, 4, 2])
         #expect(ids == (1 ... 10).map(String.init))
     }
+
+    @Test("A required column missing from the header names the header's near miss, control characters escaped")
+    func nearMissColumn() throws {
+        for (header, shown) in [("shape_id\u{0C}", "shape_id\\u{C}"), ("Shape_ID", "Shape_ID"), ("\tshape_id", "\\tshape_id")] {
+            let text = "\(header),shape_pt_lat,shape_pt_lon,shape_pt_sequence\nS1,52.5,13.4,1\n"
+            #expect {
+                try parseCSV(ShapePoint.self, text, fileName: "shapes.txt")
+            } throws: { error in
+                (error as? GTFSError)?.description
+                    == "shapes.txt:1: shape_id: required column is missing from the header (the header has \"\(shown)\")"
+            }
+        }
+        #expect(throws: GTFSError.self) { try parseCSV(ShapePoint.self, "shape_pt_lat,shape_pt_lon,shape_pt_sequence\n", fileName: "shapes.txt") }
+    }
 }
+
