@@ -11,6 +11,9 @@ public import GTFS
 /// that is not a GTFS store (not SQLite, or SQLite holding something else), is refused with a
 /// ``StoreError`` and left untouched.
 ///
+/// The `.sqlite` file stands alone after every import and removal: they end by moving the WAL into it.
+/// Closing a connection never does (the last one to close would lock readers out meanwhile).
+///
 /// ```swift
 /// let store = try GTFSStore(path: "vbb.sqlite")
 /// let stops = try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM stops") }
@@ -127,7 +130,7 @@ public final class GTFSStore: Sendable {
     ///
     /// The file needs no closing to be complete: every import and removal ends by moving the WAL into the
     /// `.sqlite` file, so a copy of that file alone (into an app bundle, onto another machine) holds every
-    /// row. Closing does not checkpoint (see the store's overview).
+    /// row.
     /// - Throws: `DatabaseError` when a statement is still running.
     public func close() throws {
         try pool.close()
