@@ -124,6 +124,31 @@ struct ValueTests {
         #expect(GTFSDate("20251231")?.integerValue == 20_251_231)
     }
 
+    @Test("Dates count days from 1970 both ways, know their weekday, and step across months, years and leap days")
+    func dateArithmetic() throws {
+        let epoch = try #require(GTFSDate(integerValue: 19700101))
+        #expect(epoch.daysSince1970 == 0 && epoch.weekday == 4)
+        let leap = try #require(GTFSDate(integerValue: 20240229))
+        #expect(leap.daysSince1970 == 19_782 && leap.weekday == 4)
+        #expect(leap.adding(days: 1) == GTFSDate(integerValue: 20240301))
+        #expect(GTFSDate(integerValue: 20251231)?.adding(days: 1) == GTFSDate(integerValue: 20260101))
+        #expect(GTFSDate(integerValue: 20250330)?.weekday == 7)
+        #expect(GTFSDate(integerValue: 19691231)?.daysSince1970 == -1)
+        // Every day of 1600 to 2400 maps to its number and back, each a day after the last.
+        var days = try #require(GTFSDate(integerValue: 16000101)).daysSince1970
+        var date = try #require(GTFSDate(daysSince1970: days))
+        while date.year < 2400 {
+            let next = try #require(date.adding(days: 1))
+            #expect(next.daysSince1970 == days + 1 && next > date)
+            #expect(next.weekday == date.weekday % 7 + 1)
+            days += 1
+            date = next
+        }
+        #expect(GTFSDate(integerValue: 20250231) == nil && GTFSDate(integerValue: 0) == nil && GTFSDate(integerValue: -5) == nil)
+        #expect(GTFSDate(daysSince1970: Int.max) == nil && GTFSDate(daysSince1970: Int.min) == nil)
+        #expect(GTFSDate(integerValue: 99991231)?.adding(days: 1) == nil && leap.adding(days: Int.max) == nil)
+    }
+
     @Test("Colors are six hex digits")
     func colors() throws {
         #expect(try Self.one("1,,,ffd800").0?.color == GTFSColor(rgb: 0xFFD800))
