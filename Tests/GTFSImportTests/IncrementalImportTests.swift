@@ -247,13 +247,19 @@ struct IncrementalImportTests {
             let queue = try DatabaseQueue(path: path)
             try GTFSSchema.migrator.migrate(queue, upTo: "v1")
             try queue.write { db in
-                try db.execute(sql: "INSERT INTO stops (stop_id, stop_name, location_type, wheelchair_boarding) VALUES ('S1', 'Stop 1, Berlin', 2, 0)")
+                try db.execute(
+                    sql: """
+                        INSERT INTO stops (stop_id, stop_name, stop_lat, stop_lon, location_type, wheelchair_boarding)
+                        VALUES ('S1', 'Stop 1, Berlin', 52.5, 13.4, 1, 0)
+                        """)
             }
             try queue.close()
         }
         let store = try GTFSStore(path: path)
         let feeds = try store.feeds()
         #expect(feeds.map(\.name) == ["default"])
+        // The timetable of the migrated rows is derived as the store opens: its stop is found by name.
+        #expect(try store.stops(named: "berlin").map(\.stopID) == ["S1"])
         #expect(feeds.first?.rowCounts == [.stops: 1])
         #expect(feeds.first?.contentHash == nil)
         let summary = try store.importFeedSynchronously(

@@ -189,6 +189,7 @@ enum FeedCatalog {
         }
         try db.execute(sql: "DELETE FROM feed_tables WHERE feed = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM feed_groups WHERE feed = ?", arguments: [id])
+        try Timetable.remove(db, feed: id)
         try db.execute(sql: "DELETE FROM feeds WHERE feed = ?", arguments: [id])
         return deleted
     }

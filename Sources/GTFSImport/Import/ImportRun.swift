@@ -192,7 +192,8 @@ final class ImportRun: Sendable {
         try afterCommit()
         guard let feed = writer.state.feedSummary else { throw CancellationError() }
         summary.tables = plan.summaryTables(writer.state.tableImports(feed, maxErrors: options.maxStoredErrors), changes: writer.state.changesByTable)
-        summary.warnings = feed.warnings
+        // The parser's warnings first; the completion's (the time zone, say) follow.
+        summary.warnings = feed.warnings + summary.warnings
         summary.skippedFiles = feed.skippedFiles
         if let empty = emptyFeedWarning(summary) { summary.warnings.append(empty) }
         summary.bytesRead = feed.bytesRead

@@ -25,12 +25,14 @@ extension ImportWriter {
         report(.buildingIndexes)
         let indexStart = clock.now
         try GTFSSchema.createIndexes(db)
+        // The tables whose rows changed: their timetable parts are rebuilt and their references checked.
+        let touched = plan.incremental ? Set(state.changesByTable.filter { !$0.value.isEmpty }.keys) : Set(plan.replaced)
+        summary.warnings += try Timetable.update(db, feed: feed, changed: touched)
         summary.indexDuration = clock.now - indexStart
 
         if options.checksReferences {
             report(.checkingReferences)
             let checkStart = clock.now
-            let touched = plan.incremental ? Set(state.changesByTable.filter { !$0.value.isEmpty }.keys) : Set(plan.replaced)
             for check in ReferenceCheck.all where check.involves(touched) {
                 try pipeline.checkCancelled()
                 summary.integrity.checksRun += 1

@@ -15,7 +15,7 @@ public import GTFS
 /// ```
 public enum GTFSSchema {
     /// The schema version this build writes, also stored in `gtfs_meta` under `schema_version`.
-    public static let version = 3
+    public static let version = 4
 
     /// The value of `PRAGMA application_id` in every GTFS store (the ASCII bytes `GTFS`).
     public static let applicationID: Int32 = SchemaV1.applicationID
@@ -23,7 +23,9 @@ public enum GTFSSchema {
     /// The migrations, in order: `v1` creates the schema, `v2` adds the `feed` column to every table and
     /// the `feeds`, `feed_tables` and `imports` tables (a version 1 store's rows become feed 1, `default`),
     /// `v3` adds `feed_groups` (the group digests of incremental imports), `feed_tables.content_crc32` and
-    /// partial indexes on `stop_times`' flexible-service references (see ``SchemaV3``).
+    /// partial indexes on `stop_times`' flexible-service references (see ``SchemaV3``), `v4` the timetable
+    /// tables and views: service days, the instants times count from, frequency runs, stop indexes,
+    /// `arrivals_departures` and `connections` (see ``SchemaV4``).
     /// Later versions append migrations; a database holding an identifier this list lacks was written by a
     /// newer build and is refused.
     static let migrator: DatabaseMigrator = {
@@ -38,6 +40,9 @@ public enum GTFSSchema {
         migrator.registerMigration(SchemaV3.identifier, foreignKeyChecks: .immediate) { db in
             try SchemaV3.migrate(db)
         }
+        migrator.registerMigration(SchemaV4.identifier, foreignKeyChecks: .immediate) { db in
+            try SchemaV4.migrate(db)
+        }
         return migrator
     }()
 
@@ -47,10 +52,11 @@ public enum GTFSSchema {
     /// Every GTFS table, in ``GTFS/GTFSFile`` order.
     public static let tableNames: [String] = GTFSFile.allCases.map(tableName(for:))
 
-    /// The views for the `sqlite3` shell.
+    /// The views: for the `sqlite3` shell (`…_readable`), and the timetable's (`arrivals_departures`,
+    /// `connections`; see ``SchemaV4``).
     public static let viewNames: [String] = [
         "stop_times_readable", "frequencies_readable", "timeframes_readable", "booking_rules_readable",
-        "calendar_readable", "calendar_dates_readable", "feed_info_readable",
+        "calendar_readable", "calendar_dates_readable", "feed_info_readable", "arrivals_departures", "connections",
     ]
 
     /// The name and `CREATE INDEX` statement of each index built after a load.

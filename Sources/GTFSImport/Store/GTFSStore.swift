@@ -74,6 +74,10 @@ public final class GTFSStore: Sendable {
             if !missing.isEmpty { throw StoreError.needsMigration(path: path, missing: missing) }
         } else {
             try GTFSSchema.migrator.migrate(pool)
+            // Looked at first: a write would wait for an import that holds the database.
+            if try pool.read({ db in try Timetable.isStale(db) }) {
+                try pool.write { db in try Timetable.rebuildIfStale(db) }
+            }
         }
     }
 
