@@ -1,0 +1,114 @@
+public import Foundation
+import GRDB
+public import GTFS
+
+extension GTFSStore {
+    /// The stop `id`; `nil` when the feed has none.
+    public func stop(_ id: String, feed: String = "default") throws -> Stop? {
+        try records(Stop.self, feed: feed, where: "stop_id = ?", arguments: [id]).first
+    }
+
+    /// The stops within `meters` of a point, nearest first, found through the store's R*Tree of stop
+    /// coordinates (no scan of every stop).
+    ///
+    /// ```swift
+    /// for nearby in try store.stops(near: 52.5219, 13.4132, within: 300) {
+    ///     print(Int(nearby.distance), "m", nearby.stop.stopName ?? "")
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - latitude: the point's latitude, in degrees.
+    ///   - longitude: the point's longitude, in degrees.
+    ///   - meters: the largest distance.
+    ///   - feed: the feed's name.
+    ///   - limit: the most stops returned (the nearest).
+    /// - Returns: the stops with their distance; empty for an unknown feed or an invalid point.
+    public func stops(
+        near latitude: Double, _ longitude: Double, within meters: Double, feed: String = "default", limit: Int? = nil
+    ) throws -> [NearbyStop] {
+        guard (-90 ... 90).contains(latitude), (-180 ... 180).contains(longitude), meters >= 0, meters.isFinite else { return [] }
+        let latitudeSpan = meters / GeoDistance.metersPerDegree
+        let cosine = cos(latitude * .pi / 180)
+        // Near a pole a few meters span every longitude.
+        let longitudeSpan = cosine > 1e-6 ? min(180, latitudeSpan / cosine) : 180
+        let stops: [Stop] = try pool.read { db in
+            guard let id = try Self.feedID(db, name: feed) else { return [] }
+            let ids = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT stop_id FROM stops_rtree
+                    WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ? AND feed = ?
+                    """,
+                arguments: [latitude - latitudeSpan, latitude + latitudeSpan, longitude - longitudeSpan, longitude + longitudeSpan, id])
+            guard !ids.isEmpty else { return [] }
+            // In groups, below SQLite's limit on parameters.
+            var found: [Stop] = []
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let group = Array(ids[start ..< min(ids.count, start + 500)])
+                found += try StoredRecords.fetch(
+                    Stop.self, db, feed: id, where: "stop_id IN (\(group.map { _ in "?" }.joined(separator: ", ")))",
+                    arguments: StatementArguments(group))
+            }
+            return found
+        }
+        var nearby = stops.compactMap { stop -> NearbyStop? in
+            guard let stopLatitude = stop.latitude, let stopLongitude = stop.longitude else { return nil }
+            let distance = GeoDistance.meters(latitude, longitude, stopLatitude, stopLongitude)
+            return distance <= meters ? NearbyStop(stop: stop, distance: distance) : nil
+        }
+        nearby.sort { ($0.distance, $0.stop.stopID.description) < ($1.distance, $1.stop.stopID.description) }
+        if let limit, nearby.count > limit { nearby.removeLast(nearby.count - max(0, limit)) }
+        return nearby
+    }
+
+    /// The stops whose name has every word of `text` (as a word's beginning), matched without case and
+    /// diacritics through the store's name index: `alexanderpl` finds `S+U Alexanderplatz Bhf (Berlin)`,
+    /// `lubeck` finds `Lübeck Hbf`. Stations come first, then stops without a parent station, then the
+    /// rest, each by how well the name matches.
+    ///
+    /// ```swift
+    /// let stations = try store.stops(named: "Alexanderplatz")
+    /// ```
+    /// - Returns: the stops; empty when `text` has no word.
+    public func stops(named text: String, feed: String = "default", limit: Int = 20) throws -> [Stop] {
+        guard let match = Self.namePattern(text), limit > 0 else { return [] }
+        return try pool.read { db in
+            guard let id = try Self.feedID(db, name: feed) else { return [] }
+            let ranked = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT n.stop_id FROM stops_names n JOIN stops s ON s.stop_id = n.stop_id AND s.feed = n.feed
+                    WHERE stops_names MATCH ? AND n.feed = ?
+                    ORDER BY ifnull(s.location_type, 0) <> 1, s.parent_station IS NOT NULL, n.rank, length(n.stop_name), n.stop_id
+                    LIMIT ?
+                    """, arguments: [match, id, limit]
+            ).compactMap { $0[0] as String? }
+            guard !ranked.isEmpty else { return [] }
+            let stops = try StoredRecords.fetch(
+                Stop.self, db, feed: id, where: "stop_id IN (\(ranked.map { _ in "?" }.joined(separator: ", ")))",
+                arguments: StatementArguments(ranked))
+            let order = Dictionary(ranked.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            return stops.sorted { (order[$0.stopID.description] ?? 0) < (order[$1.stopID.description] ?? 0) }
+        }
+    }
+
+    /// The feed's time zone (its agency's), in which its times count; `nil` for an unknown feed or zone.
+    public func timeZone(feed: String = "default") throws -> TimeZone? {
+        try pool.read { db in
+            guard let id = try Self.feedID(db, name: feed),
+                let name = try String.fetchOne(
+                    db, sql: "SELECT agency_timezone FROM agency WHERE feed = ? AND agency_timezone IS NOT NULL ORDER BY rowid LIMIT 1",
+                    arguments: [id])
+            else { return nil }
+            return TimeZone(identifier: name)
+        }
+    }
+
+    /// An FTS5 query for `text`: each word a prefix, all required; `nil` without a word.
+    static func namePattern(_ text: String) -> String? {
+        // Words as the index's tokenizer splits them: letters and digits; the rest separates.
+        let words = text.split { !($0.isLetter || $0.isNumber) }
+        guard !words.isEmpty else { return nil }
+        return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,39 @@
+public import Foundation
+public import GTFS
+
+/// A trip calling at a stop on a service date, with the instants it arrives and leaves: a row of a
+/// departure board (``GTFSStore/departures(from:between:and:feed:limit:)``) or of an arrival board
+/// (``GTFSStore/arrivals(at:between:and:feed:limit:)``).
+public struct StopEvent: Sendable, Hashable {
+    /// The service date whose timetable the trip runs on (a trip past midnight belongs to the day before).
+    public var serviceDate: GTFSDate
+    /// When the trip arrives; `nil` when the stop time gives no arrival.
+    public var arrival: Date?
+    /// When the trip leaves; `nil` when the stop time gives no departure.
+    public var departure: Date?
+    /// The trip.
+    public var tripID: GTFSID
+    /// The stop it calls at: the stop asked for, or one of its platforms when that is a station.
+    public var stopID: GTFSID
+    /// The stop's name.
+    public var stopName: String?
+    /// The platform (`platform_code`), when the stop gives one.
+    public var platformCode: String?
+    /// The position of the stop in the trip (`stop_sequence`).
+    public var stopSequence: Int
+    /// The trip's route.
+    public var routeID: GTFSID
+    /// The route's short name (`M4`, `S1`).
+    public var routeShortName: String?
+    /// The route's long name.
+    public var routeLongName: String?
+    /// The route's mode of transport.
+    public var routeType: RouteType?
+    /// Where the trip is headed from this stop: `stop_headsign`, else `trip_headsign`.
+    public var headsign: String?
+    /// The trip's direction (`direction_id`), when given.
+    public var directionID: Int?
+    /// Whether the time is the timetable's: `false` for a trip of `frequencies.txt` with `exact_times` 0,
+    /// whose runs only keep to a headway.
+    public var isExactTime: Bool
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import GTFS
+
+/// The queries behind departure and arrival boards.
+///
+/// A stop time's instant is `day_start` of its service date plus its time (plus a run's shift for
+/// frequency-based trips). For a window `[start, end)` the service dates to look at are those whose
+/// `day_start` lies within the latest time at the stops before `start`, and up to `end`; for each such
+/// date the stop times come from the `(stop_id, departure_time)` index in the window moved by that
+/// date's `day_start`: a handful of index ranges instead of a scan of every service date.
+enum StopEvents {
+    enum Kind {
+        case departures, arrivals
+
+        /// The time column the window applies to.
+        var timeColumn: String { self == .departures ? "departure_time" : "arrival_time" }
+        /// The column saying the stop time allows it.
+        var allowedColumn: String { self == .departures ? "pickup_type" : "drop_off_type" }
+    }
+
+    static func query(
+        _ db: Database, _ kind: Kind, stopID: String, start: Date, end: Date, feed name: String, limit: Int?
+    ) throws -> [StopEvent] {
+        guard let feed = try Int64.fetchOne(db, sql: "SELECT feed FROM feeds WHERE name = ?", arguments: [name]) else { return [] }
+        let stops = try String.fetchAll(
+            db, sql: "SELECT stop_id FROM stops WHERE feed = ? AND (stop_id = ? OR parent_station = ?)", arguments: [feed, stopID, stopID])
+        guard !stops.isEmpty else { return [] }
+        let from = Int64(start.timeIntervalSince1970.rounded(.up))
+        let to = Int64(end.timeIntervalSince1970.rounded(.up))
+        guard from < to else { return [] }
+        let places = stops.map { _ in "?" }.joined(separator: ", ")
+        let time = kind.timeColumn
+
+        var events: [StopEvent] = []
+        // Timetabled trips: the latest time at these stops bounds how far back a service date can matter.
+        if let latest = try Int64.fetchOne(
+            db, sql: "SELECT max(\(time)) FROM stop_times WHERE stop_id IN (\(places)) AND feed = ?", arguments: StatementArguments(stops + [feed]))
+        {
+            let sql = """
+                SELECT \(columns(shift: "0", exact: "1"))
+                FROM feed_days fd
+                CROSS JOIN stop_times st ON st.stop_id IN (\(places)) AND st.feed = fd.feed
+                    AND st.\(time) >= ? - fd.day_start AND st.\(time) < ? - fd.day_start
+                JOIN trips t ON t.trip_id = st.trip_id AND t.feed = st.feed
+                JOIN service_days sd ON sd.feed = fd.feed AND sd.date = fd.date AND sd.service_id = t.service_id
+                LEFT JOIN routes r ON r.route_id = t.route_id AND r.feed = t.feed
+                LEFT JOIN stops s ON s.stop_id = st.stop_id AND s.feed = st.feed
+                WHERE fd.feed = ? AND fd.day_start > ? AND fd.day_start < ?
+                    AND ifnull(st.\(kind.allowedColumn), 0) <> 1
+                    AND NOT EXISTS (SELECT 1 FROM frequencies f WHERE f.trip_id = st.trip_id AND f.feed = st.feed)
+                """
+            let arguments = StatementArguments(stops) + [from, to, feed, from - latest - 1, to]
+            events += try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(event)
+        }
+        // Runs of frequency-based trips: few, so all their stop times at these stops are read and moved.
+        if let latest = try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT max(st.\(time) + fr.shift) FROM stop_times st
+                JOIN frequency_runs fr ON fr.trip_id = st.trip_id AND fr.feed = st.feed
+                WHERE st.stop_id IN (\(places)) AND st.feed = ?
+                """, arguments: StatementArguments(stops + [feed]))
+        {
+            let sql = """
+                SELECT \(columns(shift: "fr.shift", exact: "fr.exact_times"))
+                FROM feed_days fd
+                CROSS JOIN stop_times st ON st.stop_id IN (\(places)) AND st.feed = fd.feed
+                JOIN frequency_runs fr ON fr.trip_id = st.trip_id AND fr.feed = st.feed
+                    AND fd.day_start + st.\(time) + fr.shift >= ? AND fd.day_start + st.\(time) + fr.shift < ?
+                JOIN trips t ON t.trip_id = st.trip_id AND t.feed = st.feed
+                JOIN service_days sd ON sd.feed = fd.feed AND sd.date = fd.date AND sd.service_id = t.service_id
+                LEFT JOIN routes r ON r.route_id = t.route_id AND r.feed = t.feed
+                LEFT JOIN stops s ON s.stop_id = st.stop_id AND s.feed = st.feed
+                WHERE fd.feed = ? AND fd.day_start > ? AND fd.day_start < ?
+                    AND ifnull(st.\(kind.allowedColumn), 0) <> 1
+                """
+            let arguments = StatementArguments(stops) + [from, to, feed, from - latest - 1, to]
+            events += try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(event)
+        }
+        events.sort { a, b in
+            let (x, y) = kind == .departures ? (a.departure, b.departure) : (a.arrival, b.arrival)
+            if x != y { return (x ?? .distantPast) < (y ?? .distantPast) }
+            if a.tripID != b.tripID { return a.tripID.description < b.tripID.description }
+            if a.stopSequence != b.stopSequence { return a.stopSequence < b.stopSequence }
+            return a.serviceDate < b.serviceDate
+        }
+        if let limit, events.count > limit { events.removeLast(events.count - max(0, limit)) }
+        return events
+    }
+
+    /// The columns an event is read from; `shift` and `exact` are SQL expressions for the run.
+    private static func columns(shift: String, exact: String) -> String {
+        """
+        fd.date, fd.day_start + st.arrival_time + \(shift), fd.day_start + st.departure_time + \(shift),
+        st.trip_id, st.stop_id, s.stop_name, s.platform_code, st.stop_sequence, t.route_id, r.route_short_name,
+        r.route_long_name, r.route_type, ifnull(st.stop_headsign, t.trip_headsign), t.direction_id, \(exact)
+        """
+    }
+
+    private static func event(_ row: Row) -> StopEvent? {
+        func instant(_ index: Int) -> Date? { (row[index] as Int64?).map { Date(timeIntervalSince1970: Double($0)) } }
+        // feed_days holds the dates service_days does, which the store wrote from valid dates.
+        guard let serviceDate = (row[0] as Int?).flatMap(GTFSDate.init(integerValue:)) else { return nil }
+        return StopEvent(
+            serviceDate: serviceDate,
+            arrival: instant(1), departure: instant(2),
+            tripID: GTFSID((row[3] as String?) ?? ""), stopID: GTFSID((row[4] as String?) ?? ""),
+            stopName: row[5], platformCode: row[6], stopSequence: (row[7] as Int?) ?? 0,
+            routeID: GTFSID((row[8] as String?) ?? ""), routeShortName: row[9], routeLongName: row[10],
+            routeType: (row[11] as Int?).map(RouteType.init(code:)), headsign: row[12], directionID: row[13],
+            isExactTime: ((row[14] as Int?) ?? 1) != 0)
+    }
+}
