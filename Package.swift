@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "lines", targets: ["lines"]),
         .executable(name: "gtfs-import", targets: ["gtfs-import"]),
         .executable(name: "gtfs-synth", targets: ["gtfs-synth"]),
+        .executable(name: "gtfs-query", targets: ["gtfs-query"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -85,12 +86,29 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "ToolSupport",
+            dependencies: ["GTFS", "Platform"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "gtfs-import",
             dependencies: [
                 "GTFS",
                 "GTFSImport",
                 "Platform",
+                "ToolSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "gtfs-query",
+            dependencies: [
+                "GTFS",
+                "GTFSImport",
+                "Platform",
+                "ToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -118,14 +136,14 @@ let package = Package(
         .testTarget(
             name: "GTFSImportCLITests",
             dependencies: [
-                "gtfs-import", "lines", "gtfs-synth", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport",
+                "gtfs-import", "gtfs-query", "lines", "gtfs-synth", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GTFSSynthTests",
-            dependencies: ["GTFSSynth", "GTFS", "TestSupport"],
+            dependencies: ["GTFSSynth", "GTFS", "LineReader", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTFSImport
+import ToolSupport
 
 import Platform
 
@@ -73,11 +74,6 @@ extension GTFSImportCommand {
     }
 }
 
-/// One line on standard error, status 1.
-func fail(_ message: String) -> Never {
-    StandardError.line(message)
-    System.exit(GTFSImportCommand.Status.failed)
-}
 
 /// Opens an existing store for `list` (read-only) and `remove` (they never create one).
 func openExistingStore(_ path: String, readOnly: Bool = false) -> GTFSStore {

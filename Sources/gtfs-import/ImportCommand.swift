@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GTFS
 import GTFSImport
+import ToolSupport
 
 import Platform
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GTFS
 import GTFSImport
+import ToolSupport
 
 /// `gtfs-import list`: the feeds of a database with their versions and row counts.
 struct ListCommand: ParsableCommand {

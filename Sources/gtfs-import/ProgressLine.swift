@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GTFS
 import GTFSImport
+import ToolSupport
 
 /// Shows an import's progress on standard error.
 ///

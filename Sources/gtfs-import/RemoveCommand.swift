@@ -1,6 +1,7 @@
 import ArgumentParser
 import GTFS
 import GTFSImport
+import ToolSupport
 
 /// `gtfs-import remove NAME`: deletes one feed's rows, in one transaction.
 struct RemoveCommand: ParsableCommand {

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import GTFS
+import GTFSImport
+import ToolSupport
+
+/// `gtfs-query departures STOP`: a departure (or arrival) board.
+struct DeparturesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "departures",
+        abstract: "Print the departures from a stop (a station includes its platforms).",
+        discussion: """
+            STOP is a stop_id or a name: the best match of the name index (stations first), so \
+            "Alexanderplatz" finds the station S+U Alexanderplatz. A platform stands for its whole station.
+
+            Example: gtfs-query departures Alexanderplatz --at "2025-11-10 08:00" --minutes 30
+            """
+    )
+
+    @Argument(help: "A stop_id or a stop name.")
+    var stop: String
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "When the board starts: 'YYYY-MM-DD HH:MM', 'HH:MM' (today) or ISO 8601 with an offset; the feed's time zone unless an offset is given (default: now).",
+            valueName: "DATETIME"))
+    var at: String?
+
+    @Option(name: .long, help: "How many minutes the board covers (1 to 10080).")
+    var minutes = 60
+
+    @Option(name: .long, help: "The most rows printed.")
+    var limit: Int?
+
+    @Flag(name: .long, help: "Arrivals instead of departures.")
+    var arrivals = false
+
+    @OptionGroup var store: StoreOptions
+
+    func validate() throws {
+        guard (1 ... 10_080).contains(minutes) else { throw ValidationError("--minutes must be 1 to 10080, got \(minutes)") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
+        // The form is checked here; the time zone that places it is the feed's, known once the store is open.
+        if let at, QueryTime.parse(at, in: TimeZone(secondsFromGMT: 0) ?? .current) == nil {
+            throw ValidationError("--at \(at): not a time (use 'YYYY-MM-DD HH:MM', 'HH:MM' or ISO 8601)")
+        }
+    }
+
+    func run() throws {
+        let database = store.open()
+        let zone = (try? database.timeZone(feed: store.feed)) ?? TimeZone(secondsFromGMT: 0) ?? .current
+        let start: Date
+        if let at {
+            guard let parsed = QueryTime.parse(at, in: zone) else {
+                fail("--at \(at): not a time (use 'YYYY-MM-DD HH:MM', 'HH:MM' or ISO 8601)")
+            }
+            start = parsed
+        } else {
+            start = Date()
+        }
+        let place = StopLookup.resolve(stop, in: database, feed: store.feed)
+        let end = start.addingTimeInterval(Double(minutes) * 60)
+        let events: [StopEvent]
+        do {
+            events =
+                arrivals
+                ? try database.arrivals(at: place.stopID, between: start, and: end, feed: store.feed, limit: limit)
+                : try database.departures(from: place.stopID, between: start, and: end, feed: store.feed, limit: limit)
+        } catch {
+            fail("\(error)")
+        }
+        let board = Board(place: place, events: events, arrivals: arrivals, start: start, end: end, zone: zone)
+        print(store.json ? try board.json() : board.text(), terminator: store.json ? "\n" : "")
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import GTFSImport
+import Platform
+import ToolSupport
+
+/// `gtfs-query`: reads a database `gtfs-import` wrote: departure boards, stops near a point or by name.
+@main
+struct GTFSQueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gtfs-query",
+        abstract: "Ask a GTFS database what a timetable is for: departures from a stop, stops near a point or by name.",
+        discussion: """
+            Reads the database gtfs-import wrote (gtfs.sqlite unless --db), without writing to it. Times are \
+            those of the feed's time zone (its agency's).
+
+            Exit status: 0 answered (also with no departures), 1 failed (a missing database or stop), 2 usage error.
+            """,
+        version: "\(ToolVersion.number) (database schema \(GTFSSchema.version))",
+        subcommands: [DeparturesCommand.self, StopsCommand.self]
+    )
+
+    /// Parses, runs, and maps usage errors to status 2 (ArgumentParser's default is 64), as gtfs-import does.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                StandardError.write(fullMessage(for: error) + "\n")
+                System.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// The options every query shares.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: "The database file gtfs-import wrote.")
+    var db = "gtfs.sqlite"
+
+    @Option(name: .long, help: ArgumentHelp("The feed to read.", valueName: "NAME"))
+    var feed = "default"
+
+    @Flag(name: .long, help: "Print JSON on standard output.")
+    var json = false
+
+    /// Opens the store for reading, or says why it cannot.
+    func open() -> GTFSStore {
+        guard FileManager.default.fileExists(atPath: db) else { fail("\(db): no such database (gtfs-import writes one)") }
+        do {
+            return try GTFSStore(readingFrom: db)
+        } catch {
+            fail("\(db): \(error)")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GTFS
+import TestSupport
+import Testing
+
+/// `gtfs-query` on the bundled Berlin sample (the 2025 subset with its generated stop times), end to end.
+@Suite("gtfs-query: departure boards and stops")
+struct GTFSQueryToolTests {
+    static let stopTimes = Repository.berlin.appendingPathComponent("vbb-2025-generated/stop_times.txt.gz").path
+
+    /// A database holding the sample, as the README's Quick start makes it.
+    static func sample(in folder: TemporaryFolder) throws -> String {
+        let db = folder.file("berlin.sqlite")
+        for input in [GTFSImportToolTests.subset, stopTimes] {
+            let result = try ToolRunner.run("gtfs-import", ["--db", db, "--quiet", input])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        return db
+    }
+
+    @Test("A departure board for a station found by name, as text and JSON; arrivals; a board past midnight")
+    func departures() throws {
+        let folder = try TemporaryFolder()
+        let db = try Self.sample(in: folder)
+        let board = try ToolRunner.run("gtfs-query", ["departures", "Alexanderplatz", "--db", db, "--at", "2025-11-24 08:00", "--minutes", "10"])
+        #expect(board.status == 0, "\(board.stderr)")
+        #expect(
+            board.stdoutText == """
+                Departures from S+U Alexanderplatz Bhf (Berlin) (de:11000:900100003), Mon 2025-11-24 08:00 to 08:10, Europe/Berlin
+
+                time   line  platform  to
+                08:00  M10   1         S+U Warschauer Str. (Berlin)
+                08:04  M10   2 (U8)    U Turmstr. (Berlin)
+                08:05  M10   1         S+U Warschauer Str. (Berlin)
+                08:09  M10   2 (U8)    U Turmstr. (Berlin)
+
+                4 departures
+
+                """)
+
+        let json = try ToolRunner.run(
+            "gtfs-query", ["departures", "de:11000:900100003", "--db", db, "--at", "2025-11-24T07:00:00Z", "--minutes", "10", "--json"])
+        #expect(json.status == 0)
+        let rows = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        #expect(rows.map { $0["time"] as? String } == [
+            "2025-11-24T08:00:00+01:00", "2025-11-24T08:04:00+01:00", "2025-11-24T08:05:00+01:00", "2025-11-24T08:09:00+01:00",
+        ])
+        #expect(rows.first?["line"] as? String == "M10" && rows.first?["serviceDate"] as? String == "20251124")
+
+        let arrivals = try ToolRunner.run(
+            "gtfs-query", ["departures", "Alexanderplatz", "--arrivals", "--db", db, "--at", "2025-11-24 08:00", "--minutes", "10"])
+        #expect(arrivals.status == 0 && arrivals.stdoutText.hasPrefix("Arrivals at S+U Alexanderplatz Bhf (Berlin)"))
+
+        // After midnight the board shows the trips of the day before that are still running.
+        let late = try ToolRunner.run(
+            "gtfs-query", ["departures", "Alexanderplatz", "--db", db, "--at", "2025-11-25 00:00", "--minutes", "60", "--json"])
+        let lateRows = try #require(try JSONSerialization.jsonObject(with: late.stdout) as? [[String: Any]])
+        #expect(!lateRows.isEmpty && lateRows.allSatisfy { $0["serviceDate"] as? String == "20251124" })
+    }
+
+    @Test("Stops near a point, nearest first, and by name without diacritics")
+    func stops() throws {
+        let folder = try TemporaryFolder()
+        let db = try Self.sample(in: folder)
+        let near = try ToolRunner.run("gtfs-query", ["stops", "--near", "52.5219,13.4132", "--within", "70", "--db", db])
+        #expect(near.status == 0)
+        #expect(
+            near.stdoutText == """
+                stop_id                name                             type  platform  distance
+                de:11000:900100003::3  S+U Alexanderplatz Bhf (Berlin)  stop  1 (U5)        53 m
+                de:11000:900100003::4  S+U Alexanderplatz Bhf (Berlin)  stop  2 (U5)        59 m
+                de:11000:900100003::1  S+U Alexanderplatz Bhf (Berlin)  stop  1 (U2)        62 m
+
+                """)
+        let named = try ToolRunner.run("gtfs-query", ["stops", "--name", "HACKESCHER markt", "--db", db, "--json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: named.stdout) as? [[String: Any]])
+        #expect(!rows.isEmpty && rows.allSatisfy { ($0["name"] as? String)?.contains("Hackescher Markt") == true })
+    }
+
+    @Test("Mistakes: an unknown stop or database fails with one line; a bad time or option is a usage error")
+    func mistakes() throws {
+        let folder = try TemporaryFolder()
+        let db = try Self.sample(in: folder)
+        let unknown = try ToolRunner.run("gtfs-query", ["departures", "Atlantis", "--db", db])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr == "gtfs-query: no stop \"Atlantis\" in feed default (gtfs-query stops --name TEXT lists stops by name)\n")
+        let missing = try ToolRunner.run("gtfs-query", ["departures", "Alexanderplatz", "--db", folder.file("none.sqlite")])
+        #expect(missing.status == 1 && missing.stderr == "gtfs-query: \(folder.file("none.sqlite")): no such database (gtfs-import writes one)\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("none.sqlite")))
+        for arguments in [["departures", "X", "--at", "25:00"], ["departures", "X", "--minutes", "0"], ["stops"], ["stops", "--near", "95,13"]] {
+            let result = try ToolRunner.run("gtfs-query", arguments + ["--db", db])
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        }
+    }
+}
