@@ -1,9 +1,8 @@
 import ArgumentParser
 import Foundation
 import GTFSSynth
-import Platform
 
-/// `gtfs-synth`: writes a deterministic, VBB-scale synthetic GTFS feed (see `SyntheticFeed`).
+/// `gtfs-synth [feed]`: writes a deterministic, VBB-scale synthetic GTFS feed (see `SyntheticFeed`).
 ///
 /// ```
 /// USAGE: gtfs-synth --scale <scale> --out <out> [--seed <seed>] [--crlf] [--format <format>] [--level <level>] [--quiet]
@@ -21,17 +20,15 @@ import Platform
 ///
 /// Example: `gtfs-synth --scale 1.0 --out /tmp/synth/feed.zip` prints one line per file (rows,
 /// uncompressed bytes), then the total and the time taken.
-@main
-struct GTFSSynthCommand: ParsableCommand {
+struct FeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "gtfs-synth",
+        commandName: "feed",
         abstract: "Write a deterministic, VBB-scale synthetic GTFS feed (zip, directory or gzip directory).",
         discussion: """
             Scale 1.0 is about the size of Berlin's VBB feed: 42 000 stops, 250 000 trips, 6 000 000 stop times, \
             5 000 000 shape points; counts grow linearly with the scale. The same scale and seed give \
             byte-identical output.
-            """,
-        version: ToolVersion.number
+            """
     )
 
     @Option(name: .long, help: "Size relative to Berlin's VBB feed, 0.01 to 10.")

@@ -1,0 +1,15 @@
+import ArgumentParser
+import Platform
+
+/// `gtfs-synth`: writes test data. Without a command name it writes a synthetic feed
+/// (`gtfs-synth --scale 1 --out feed.zip`); `stop-times` writes stop times for a real feed that has none.
+@main
+struct GTFSSynthCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gtfs-synth",
+        abstract: "Write seeded test data: VBB-scale synthetic feeds, or stop times for a feed without them.",
+        version: ToolVersion.number,
+        subcommands: [FeedCommand.self, StopTimesCommand.self],
+        defaultSubcommand: FeedCommand.self
+    )
+}
