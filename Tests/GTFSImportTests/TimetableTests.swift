@@ -41,6 +41,31 @@ struct TimetableTests {
             .sorted()
     }
 
+    /// Each trip's first and last `stop_sequence`: no trip departs from its last stop or arrives at its first.
+    static func sequenceBounds(_ timetable: RandomTimetable) throws -> [String: ClosedRange<Int>] {
+        let lines = try #require(timetable.files["stop_times.txt"]).split(separator: "\n")
+        let header = try #require(lines.first).split(separator: ",", omittingEmptySubsequences: false)
+        let (trip, sequence) = (try #require(header.firstIndex(of: "trip_id")), try #require(header.firstIndex(of: "stop_sequence")))
+        var bounds: [String: ClosedRange<Int>] = [:]
+        for line in lines.dropFirst() {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            let id = String(cells[trip])
+            let value = try #require(Int(cells[sequence]))
+            bounds[id] = bounds[id].map { min($0.lowerBound, value) ... max($0.upperBound, value) } ?? value ... value
+        }
+        return bounds
+    }
+
+    /// The oracle's departures a board shows: boarding allowed, not the trip's last stop.
+    static func boardable(_ events: [TimetableOracle.Event], _ bounds: [String: ClosedRange<Int>]) -> [TimetableOracle.Event] {
+        events.filter { $0.pickupType != 1 && $0.stopSequence != bounds[$0.tripID]?.upperBound }
+    }
+
+    /// The oracle's arrivals a board shows: alighting allowed, not the trip's first stop.
+    static func alightable(_ events: [TimetableOracle.Event], _ bounds: [String: ClosedRange<Int>]) -> [TimetableOracle.Event] {
+        events.filter { $0.dropOffType != 1 && $0.stopSequence != bounds[$0.tripID]?.lowerBound }
+    }
+
     /// A store holding `timetables`, each under its feed name.
     static func store(_ timetables: [RandomTimetable], in folder: TemporaryFolder) throws -> GTFSStore {
         let store = try GTFSStore(path: folder.file("timetable.sqlite"))
@@ -79,6 +104,7 @@ struct TimetableTests {
         let timetable = RandomTimetable.make(seed: seed, timeZone: zone)
         let oracle = try timetable.oracle()
         let store = try Self.store([timetable], in: folder)
+        let bounds = try Self.sequenceBounds(timetable)
         let places = timetable.stationIDs.prefix(3).map { ($0, oracle.stopsOfStation($0)) }
             + timetable.plainStopIDs.prefix(2).map { ($0, Set([$0])) }
             + timetable.platformIDs.values.compactMap(\.first).prefix(2).map { ($0, Set([$0])) }
@@ -87,10 +113,10 @@ struct TimetableTests {
             for (place, stops) in places {
                 let start = Date(timeIntervalSince1970: Double(from)), end = Date(timeIntervalSince1970: Double(to))
                 let departures = try store.departures(from: place, between: start, and: end)
-                let expected = Self.keys(oracle.departures(stops: stops, from: from, to: to).filter { $0.pickupType != 1 })
+                let expected = Self.keys(Self.boardable(oracle.departures(stops: stops, from: from, to: to), bounds))
                 #expect(Self.keys(departures, departures: true) == expected, "departures from \(place) in \(start) – \(end)")
                 let arrivals = try store.arrivals(at: place, between: start, and: end)
-                let expectedArrivals = Self.keys(oracle.arrivals(stops: stops, from: from, to: to).filter { $0.dropOffType != 1 })
+                let expectedArrivals = Self.keys(Self.alightable(oracle.arrivals(stops: stops, from: from, to: to), bounds))
                 #expect(Self.keys(arrivals, departures: false) == expectedArrivals, "arrivals at \(place) in \(start) – \(end)")
                 compared += expected.count + expectedArrivals.count
             }
@@ -137,13 +163,14 @@ struct TimetableTests {
         let store = try Self.store([first, second], in: folder)
         for timetable in [first, second] {
             let oracle = try timetable.oracle()
+            let bounds = try Self.sequenceBounds(timetable)
             let station = try #require(timetable.stationIDs.first)
             for date in timetable.clockChangeDates + [timetable.dateRange.lowerBound] {
                 let from = try oracle.dayStart(date: date)
                 let departures = try store.departures(
                     from: station, between: Date(timeIntervalSince1970: Double(from)), and: Date(timeIntervalSince1970: Double(from + 86_400)),
                     feed: timetable.feedName)
-                let expected = oracle.departures(stops: oracle.stopsOfStation(station), from: from, to: from + 86_400).filter { $0.pickupType != 1 }
+                let expected = Self.boardable(oracle.departures(stops: oracle.stopsOfStation(station), from: from, to: from + 86_400), bounds)
                 #expect(Self.keys(departures, departures: true) == Self.keys(expected), "feed \(timetable.feedName) on \(date)")
                 let services = try store.services(on: try #require(GTFSDate(integerValue: date)), feed: timetable.feedName).map(\.description)
                 #expect(services == timetable.serviceIDs.filter { oracle.serviceDates($0).contains(date) }.sorted())

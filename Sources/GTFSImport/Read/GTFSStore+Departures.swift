@@ -5,7 +5,8 @@ extension GTFSStore {
     /// The departures from a stop between two instants, in time order: every trip that leaves the stop
     /// (or, for a station, one of its platforms) in `[start, end)`, on every service date, including trips
     /// that began on an earlier day (times past 24:00) and the runs of `frequencies.txt` trips. Stop times
-    /// where boarding is not possible (`pickup_type` 1) are left out.
+    /// where boarding is not possible (`pickup_type` 1) are left out, and so is each trip's last stop,
+    /// where it only arrives.
     ///
     /// Instants are exact on the days the clocks change: GTFS times count from noon minus 12 hours of the
     /// service date, in the feed's time zone. Reads one consistent snapshot: an import running meanwhile
@@ -33,7 +34,7 @@ extension GTFSStore {
 
     /// The arrivals at a stop between two instants, in time order; as
     /// ``departures(from:between:and:feed:limit:)``, with arrival times, leaving out stop times where
-    /// alighting is not possible (`drop_off_type` 1).
+    /// alighting is not possible (`drop_off_type` 1) and each trip's first stop.
     ///
     /// ```swift
     /// let arrivals = try store.arrivals(at: "de:11000:900100003", between: start, and: start + 1800)

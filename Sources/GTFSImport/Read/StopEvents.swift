@@ -17,6 +17,9 @@ enum StopEvents {
         var timeColumn: String { self == .departures ? "departure_time" : "arrival_time" }
         /// The column saying the stop time allows it.
         var allowedColumn: String { self == .departures ? "pickup_type" : "drop_off_type" }
+        /// A trip leaves every stop but its last, and arrives at every stop but its first: the stop times
+        /// on the side this condition requires.
+        var onward: String { self == .departures ? ">" : "<" }
     }
 
     static func query(
@@ -48,6 +51,8 @@ enum StopEvents {
                 LEFT JOIN stops s ON s.stop_id = st.stop_id AND s.feed = st.feed
                 WHERE fd.feed = ? AND fd.day_start > ? AND fd.day_start < ?
                     AND ifnull(st.\(kind.allowedColumn), 0) <> 1
+                    AND EXISTS (SELECT 1 FROM stop_times o WHERE o.trip_id = st.trip_id AND o.feed = st.feed
+                        AND o.stop_sequence \(kind.onward) st.stop_sequence)
                     AND NOT EXISTS (SELECT 1 FROM frequencies f WHERE f.trip_id = st.trip_id AND f.feed = st.feed)
                 """
             let arguments = StatementArguments(stops) + [from, to, feed, from - latest - 1, to]
@@ -74,6 +79,8 @@ enum StopEvents {
                 LEFT JOIN stops s ON s.stop_id = st.stop_id AND s.feed = st.feed
                 WHERE fd.feed = ? AND fd.day_start > ? AND fd.day_start < ?
                     AND ifnull(st.\(kind.allowedColumn), 0) <> 1
+                    AND EXISTS (SELECT 1 FROM stop_times o WHERE o.trip_id = st.trip_id AND o.feed = st.feed
+                        AND o.stop_sequence \(kind.onward) st.stop_sequence)
                 """
             let arguments = StatementArguments(stops) + [from, to, feed, from - latest - 1, to]
             events += try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(event)

@@ -21,7 +21,8 @@ import GRDB
 ///   finds `Lübeck Hbf`.
 ///
 /// Views: `arrivals_departures`, one row per stop time per service date (frequency-based trips expanded
-/// into their runs), with the instants as Unix seconds and local ISO 8601 text; `connections`, one row per
+/// into their runs), with the instants as Unix seconds and local ISO 8601 text, and whether the stop is
+/// the trip's first or last (no departure leaves the last); `connections`, one row per
 /// pair of consecutive stops of a trip on a service date: the input of a journey planner.
 ///
 /// A version 3 store with feeds gets the tables empty and a note in `gtfs_meta` (`timetable_stale`) that
@@ -121,6 +122,10 @@ enum SchemaV4 {
             s.platform_code AS platform_code,
             st.pickup_type AS pickup_type,
             st.drop_off_type AS drop_off_type,
+            NOT EXISTS (SELECT 1 FROM stop_times p WHERE p.trip_id = st.trip_id AND p.feed = st.feed AND p.stop_sequence < st.stop_sequence)
+                AS is_first_stop,
+            NOT EXISTS (SELECT 1 FROM stop_times n WHERE n.trip_id = st.trip_id AND n.feed = st.feed AND n.stop_sequence > st.stop_sequence)
+                AS is_last_stop,
             ifnull(fr.shift, 0) AS run_shift,
             fr.exact_times AS exact_times
         FROM stop_times st
