@@ -6,8 +6,8 @@ import GTFS
 /// the real trips, routes, services and stops can be queried like a whole timetable.
 ///
 /// Generated, not real: each route runs through nearby stations one after the other (platforms of one
-/// station count as one stop; a direction keeps to one platform where a station has several), starting at
-/// a hub (the stations with the most platforms, in turn), at a speed of its mode; the trips of a route and
+/// station count as one stop; a direction keeps to one platform where a station has several), through a
+/// hub in its middle (the stations with the most platforms, in turn), at a speed of its mode; the trips of a route and
 /// direction start at even intervals from 05:00 to 01:00, the last ones past midnight (`24:xx:xx`). The
 /// same feed and seed give the same bytes.
 ///
@@ -106,6 +106,8 @@ package struct SampleStopTimes: Sendable {
     }
 
     /// A line through nearby places, each hop within the mode's reach and roughly onward.
+    /// A line through nearby places with the hub `start` in its middle: a walk from the hub one way, and
+    /// one the other way, each hop within the mode's reach and roughly onward.
     private func line(for routeType: Int, from start: Int, random: inout SplitMix64) -> Line {
         let (length, reach): (Int, ClosedRange<Double>) =
             switch routeType {
@@ -114,8 +116,32 @@ package struct SampleStopTimes: Sendable {
             case 900 ..< 1000, 0: (random.below(8) + 10, 300 ... 1200)
             default: (random.below(10) + 12, 250 ... 1000)
             }
-        var chosen = [start]
-        var used = Set(chosen)
+        var used: Set<Int> = [start]
+        let onward = walk(from: [start], length: (length + 1) / 2, reach: reach, used: &used, random: &random)
+        // Back the other way: a virtual first step from the onward side makes "onward" mean away from it.
+        var back = [start]
+        if onward.count >= 2 {
+            back = walk(from: [onward[1], start], length: length / 2 + 2, reach: reach, used: &used, random: &random)
+            back.removeFirst()
+        }
+        var chosen = Array(back.dropFirst().reversed()) + onward
+        if chosen.count < 2 {
+            // No place within reach: the nearest one.
+            let nearest = places.indices.filter { $0 != start }.min {
+                Self.meters(places[start].latitude, places[start].longitude, places[$0].latitude, places[$0].longitude)
+                    < Self.meters(places[start].latitude, places[start].longitude, places[$1].latitude, places[$1].longitude)
+            }
+            if let nearest { chosen = [start, nearest] }
+        }
+        return Line(places: chosen)
+    }
+
+    /// Extends `chosen` to `length` places, each next one within `reach`, turning by less than 90 degrees,
+    /// one of the three nearest.
+    private func walk(
+        from chosen: [Int], length: Int, reach: ClosedRange<Double>, used: inout Set<Int>, random: inout SplitMix64
+    ) -> [Int] {
+        var chosen = chosen
         while chosen.count < length, let current = chosen.last {
             let here = places[current]
             let previous = chosen.count >= 2 ? places[chosen[chosen.count - 2]] : nil
@@ -124,7 +150,6 @@ package struct SampleStopTimes: Sendable {
                 let meters = Self.meters(here.latitude, here.longitude, there.latitude, there.longitude)
                 guard reach.contains(meters) else { return nil }
                 if let previous {
-                    // Onward: the hop turns by less than 90 degrees.
                     let forward = (here.latitude - previous.latitude) * (there.latitude - here.latitude)
                         + (here.longitude - previous.longitude) * (there.longitude - here.longitude)
                     guard forward > 0 else { return nil }
@@ -138,15 +163,7 @@ package struct SampleStopTimes: Sendable {
             chosen.append(next)
             used.insert(next)
         }
-        if chosen.count < 2, let first = chosen.first {
-            // No place within reach: the nearest one.
-            let nearest = places.indices.filter { $0 != first }.min {
-                Self.meters(places[first].latitude, places[first].longitude, places[$0].latitude, places[$0].longitude)
-                    < Self.meters(places[first].latitude, places[first].longitude, places[$1].latitude, places[$1].longitude)
-            }
-            if let nearest { chosen.append(nearest) }
-        }
-        return Line(places: chosen)
+        return chosen
     }
 
     /// Writes ``csv()`` to `path`, gzipped when the path ends in `.gz`.
