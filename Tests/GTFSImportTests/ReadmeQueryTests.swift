@@ -17,17 +17,29 @@ struct ReadmeQueryTests {
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 
-    @Test("Departures at a stop, stops of a route, trips per line, the feeds: valid SQL; the last two answer on the Berlin subset")
+    @Test("The example queries answer on the Quick start's database, as the Swift read API does")
     func examples() throws {
         let queries = try Self.queries()
-        #expect(queries.count == 4)
+        #expect(queries.count == 6)
         let folder = try TemporaryFolder()
         let store = try GTFSStore(path: folder.file("vbb.sqlite"))
         _ = try store.importFeedSynchronously(from: try FeedSource(path: Fixtures.berlin.appendingPathComponent("vbb-2025-subset").path))
+        _ = try store.importFeedSynchronously(
+            from: try FeedSource(path: Fixtures.berlin.appendingPathComponent("vbb-2025-generated/stop_times.txt.gz").path))
         let results = try store.pool.read { db in try queries.map { try GRDB.Row.fetchAll(db, sql: $0) } }
-        let perLine = try #require(results.dropLast().last)
-        #expect(perLine.count == 5)
-        #expect(perLine.allSatisfy { ($0["trips"] as Int? ?? 0) > 0 })
+
+        // The departures query lists what departures(from:between:and:) does.
+        let start = try #require(ISO8601DateFormatter().date(from: "2025-11-24T07:00:00Z"))
+        let departures = try store.departures(from: "de:11000:900100003", between: start, and: start + 600)
+        #expect(!departures.isEmpty)
+        #expect(results[0].map { $0["headsign"] as String? } == departures.map(\.headsign))
+        #expect(results[0].map { $0["departure_local"] as String? }.first == "2025-11-24T08:00:00+01:00")
+        let services = try store.services(on: try #require(GTFSDate(integerValue: 20251124)))
+        #expect(results[1].count == 5 && results[1].allSatisfy { services.map(\.description).contains($0["service_id"] as String? ?? "") })
+        #expect(results[2].count == departures.count)
+        let near = try store.stops(near: 52.5219, 13.4132, within: 150)
+        #expect(Set(results[3].map { $0["stop_id"] as String? ?? "" }).isSuperset(of: near.map(\.stop.stopID.description)))
+        #expect(!results[4].isEmpty && results[4].allSatisfy { ($0["stop_name"] as String?)?.contains("Hackescher Markt") == true })
         let feeds = try #require(results.last)
         #expect(feeds.map { $0["name"] as String? } == ["default"])
         #expect(feeds.first?["stops"] as Int? == 634)
