@@ -62,6 +62,15 @@ let package = Package(
             ],
             path: "Sources/parse-stop-times"
         ),
+        // The read side on a VBB-scale store: departure boards, nearby and named stops (scripts/read-queries.sh).
+        .executableTarget(
+            name: "read-queries",
+            dependencies: [
+                .product(name: "GTFS", package: rootPackage),
+                .product(name: "GTFSImport", package: rootPackage),
+            ],
+            path: "Sources/read-queries"
+        ),
         // Time from cancel() to the end of an import, per phase (scripts/compare-import.sh).
         .executableTarget(
             name: "import-cancel-latency",
