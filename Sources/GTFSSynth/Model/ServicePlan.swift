@@ -1,3 +1,5 @@
+import GTFS
+
 /// One service (the days trips run), derived from its index alone, in one of VBB's three styles:
 /// weekdays in `calendar.txt` with holidays as exceptions, an all-zero `calendar.txt` row with every day in
 /// `calendar_dates.txt` (as VBB itself writes most services), or days in `calendar_dates.txt` only.
@@ -7,18 +9,18 @@ struct ServicePlan {
         case weekdays, listedDays, datesOnly
     }
 
-    /// The feed's validity: the whole of 2025.
-    static let feedStart = CivilDate(year: 2025, month: 1, day: 1)
-    static let feedEnd = CivilDate(year: 2025, month: 12, day: 31)
+    /// The day number (days since 1970-01-01) of a day of 2025.
+    private static func day(_ month: Int, _ day: Int) -> Int { GTFSDate(year: 2025, month: month, day: day)?.daysSince1970 ?? 0 }
+
+    /// The feed's validity: the whole of 2025, as day numbers.
+    static let feedStart = day(1, 1)
+    static let feedEnd = day(12, 31)
 
     /// Berlin's public holidays in 2025.
-    static let holidays = [
-        CivilDate(year: 2025, month: 1, day: 1), CivilDate(year: 2025, month: 3, day: 8),
-        CivilDate(year: 2025, month: 4, day: 18), CivilDate(year: 2025, month: 4, day: 21),
-        CivilDate(year: 2025, month: 5, day: 1), CivilDate(year: 2025, month: 5, day: 29),
-        CivilDate(year: 2025, month: 6, day: 9), CivilDate(year: 2025, month: 10, day: 3),
-        CivilDate(year: 2025, month: 12, day: 25), CivilDate(year: 2025, month: 12, day: 26),
-    ].map(\.dayNumber)
+    static let holidays = [day(1, 1), day(3, 8), day(4, 18), day(4, 21), day(5, 1), day(5, 29), day(6, 9), day(10, 3), day(12, 25), day(12, 26)]
+
+    /// The weekday of a day number: 0 for Monday … 6 for Sunday.
+    static func weekday(_ dayNumber: Int) -> Int { (GTFSDate(daysSince1970: dayNumber)?.weekday ?? 1) - 1 }
 
     /// Weekday masks (bit 0 Monday … bit 6 Sunday) and how common they are.
     private static let masks: [(mask: Int, weight: Double)] = [
@@ -38,8 +40,8 @@ struct ServicePlan {
     /// Plans service `index`.
     init(index: Int, seed: UInt64) {
         var random = SplitMix64(seed: seed, stream: .services, index: index)
-        let feedStart = Self.feedStart.dayNumber
-        let feedEnd = Self.feedEnd.dayNumber
+        let feedStart = Self.feedStart
+        let feedEnd = Self.feedEnd
         style = index % 20 == 19 ? .datesOnly : random.chance(0.45) ? .listedDays : .weekdays
         switch style {
         case .weekdays:
@@ -49,7 +51,7 @@ struct ServicePlan {
             var exceptions: [(day: Int, type: Int)] = []
             let sundaysOnly = mask == 0b100_0000
             for holiday in Self.holidays where holiday >= startDay && holiday <= endDay {
-                let runs = mask >> CivilDate.weekday(ofDayNumber: holiday) & 1 == 1
+                let runs = mask >> Self.weekday(holiday) & 1 == 1
                 if runs && !sundaysOnly {
                     exceptions.append((holiday, 2))
                 } else if !runs && sundaysOnly {
@@ -61,7 +63,7 @@ struct ServicePlan {
             for _ in 0 ..< random.below(4) {
                 day += 1 + random.below(90)
                 guard day <= endDay else { break }
-                if mask >> CivilDate.weekday(ofDayNumber: day) & 1 == 1, !Self.holidays.contains(day) {
+                if mask >> Self.weekday(day) & 1 == 1, !Self.holidays.contains(day) {
                     exceptions.append((day, 2))
                 }
             }

@@ -1,3 +1,5 @@
+import GTFS
+
 /// The one reusable byte buffer every table is written through: fields are formatted by hand straight
 /// into it (no `String` per field), and it is handed to the current file's sink whenever it passes
 /// ``flushThreshold`` at the end of a row.
@@ -224,13 +226,14 @@ final class RowBuffer {
         count += 8
     }
 
-    /// A GTFS date `YYYYMMDD`.
-    func date(_ day: CivilDate) {
+    /// A GTFS date `YYYYMMDD` of a day number (days since 1970-01-01; the plans' are days of 2025).
+    func date(dayNumber: Int) {
+        let date = GTFSDate(daysSince1970: dayNumber)
         let p = reserve(8)
-        twoDigits(p, day.year / 100)
-        twoDigits(p + 2, day.year % 100)
-        twoDigits(p + 4, day.month)
-        twoDigits(p + 6, day.day)
+        twoDigits(p, (date?.year ?? 0) / 100)
+        twoDigits(p + 2, (date?.year ?? 0) % 100)
+        twoDigits(p + 4, date?.month ?? 0)
+        twoDigits(p + 6, date?.day ?? 0)
         count += 8
     }
 }

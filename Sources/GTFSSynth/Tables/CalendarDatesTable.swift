@@ -13,7 +13,7 @@ struct CalendarDatesTable: FeedTable {
             for exception in service.exceptions {
                 out.int(index + 1)
                 out.comma()
-                out.date(CivilDate(dayNumber: exception.day))
+                out.date(dayNumber: exception.day)
                 out.comma()
                 out.int(exception.type)
                 try out.endRow()

@@ -19,9 +19,9 @@ struct CalendarTable: FeedTable {
                 out.byte(service.mask >> weekday & 1 == 1 ? 0x31 : 0x30)
             }
             out.comma()
-            out.date(CivilDate(dayNumber: service.startDay))
+            out.date(dayNumber: service.startDay)
             out.comma()
-            out.date(CivilDate(dayNumber: service.endDay))
+            out.date(dayNumber: service.endDay)
             try out.endRow()
         }
     }
