@@ -40,13 +40,9 @@ public struct CSVRow<Field: GTFSField> {
         GTFSError(kind, file: table.fileName, line: line, column: table.columnName(field.rawValue), text: bytes(field).map(Self.quoted), message: message)
     }
 
-    /// A value as an error quotes it: whole, or its first ``GTFSError/quotedLength`` bytes (whole characters) and `…`.
+    /// A value as an error quotes it (see ``GTFSError/excerpt(_:)``).
     static func quoted(_ bytes: UnsafeRawBufferPointer) -> String {
-        guard bytes.count > GTFSError.quotedLength else { return String(decoding: bytes, as: UTF8.self) }
-        var end = GTFSError.quotedLength
-        // Back up to the start of a UTF-8 sequence, so the cut splits no character.
-        while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self) + "…"
+        GTFSError.excerpt(bytes)
     }
 
     /// An error for a broken rule between fields (a conditionally required value, say).

@@ -27,7 +27,12 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
         case unreadable
         /// A rule between fields of one row is broken (conditionally required fields).
         case rule
-        /// A row repeats the primary key of an earlier row of its file (found when storing it).
+        /// A row repeats the key of an earlier row of its file, found when storing it: the row is rejected.
+        /// ``GTFSError/column`` names the key's columns (`trip_id, stop_sequence`), ``GTFSError/text`` holds
+        /// the row's values of them as a tuple (`("608433", 0)`: text quoted, numbers not), and the message
+        /// names the line the key first appeared on when the input could be read again to find it
+        /// (`repeats line 1231; rejected`; `repeats an earlier row; rejected` from standard input):
+        /// `stop_times.txt:1232: (trip_id, stop_sequence) = ("608433", 0) repeats line 1231; rejected`.
         case duplicateKey
         /// An option is out of its range (see ``ParseOptions/validate()``).
         case invalidOption
@@ -40,9 +45,10 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
     public let file: String
     /// The 1-based line where the record starts, when known.
     public let line: Int?
-    /// The column's name, when the problem concerns one field.
+    /// The column's name, when the problem concerns one field; a key's columns joined by `, ` for a
+    /// ``Kind/duplicateKey``.
     public let column: String?
-    /// The offending text, when there is one.
+    /// The offending text, when there is one; a key's values as a tuple for a ``Kind/duplicateKey``.
     public let text: String?
     /// What is wrong, e.g. `is not a decimal number`.
     public let message: String
@@ -62,14 +68,23 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `file:line: column: "text" message`, leaving out the parts that are unknown.
     ///
+    /// A ``Kind/duplicateKey`` error with its columns and values reads `file:line: (column) = text message`
+    /// instead, its key as an equation of tuples:
+    /// `stop_times.txt:1232: (trip_id, stop_sequence) = ("608433", 0) repeats line 1231; rejected`.
+    ///
     /// Control characters in the parts that come from the feed are escaped (see ``displayable(_:)``), so
     /// the description is always one line that cannot recolour or retitle a terminal.
     public var description: String {
         var result = Self.displayable(file)
         if let line { result += ":\(line)" }
         result += ": "
-        if let column { result += "\(Self.displayable(column)): " }
-        if let text { result += "\"\(Self.displayable(text))\" " }
+        if kind == .duplicateKey, let column, let text {
+            // The text is already a tuple of quoted values, which quotes around it would garble.
+            result += "(\(Self.displayable(column))) = \(Self.displayable(text)) "
+        } else {
+            if let column { result += "\(Self.displayable(column)): " }
+            if let text { result += "\"\(Self.displayable(text))\" " }
+        }
         result += Self.displayable(message)
         return result
     }
@@ -97,6 +112,15 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
             }
         }
         return result
+    }
+
+    /// A value as an error quotes it: whole, or its first ``quotedLength`` bytes (whole characters) and `…`.
+    static func excerpt(_ bytes: UnsafeRawBufferPointer) -> String {
+        guard bytes.count > quotedLength else { return String(decoding: bytes, as: UTF8.self) }
+        var end = quotedLength
+        // Back up to the start of a UTF-8 sequence, so the cut splits no character.
+        while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self) + "…"
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
