@@ -1,23 +1,29 @@
 import CZlib
-import TestSupport
 
 /// Writes small zip archives for tests: stored or deflated entries, optionally with ZIP64 records.
-struct ZipWriter {
-    struct Entry {
+public struct ZipWriter {
+    /// One file of the archive.
+    public struct Entry {
         let name: String
         let content: [UInt8]
         let deflate: Bool
     }
 
-    var entries: [Entry] = []
+    /// The files, in order.
+    public var entries: [Entry] = []
     /// Write ZIP64 extra fields and end records, as large-feed writers do.
-    var zip64 = false
+    public var zip64 = false
 
-    mutating func add(_ name: String, _ text: String, deflate: Bool = true) {
+    /// An empty archive.
+    public init() {}
+
+    /// Adds a file holding `text`, deflated or stored.
+    public mutating func add(_ name: String, _ text: String, deflate: Bool = true) {
         entries.append(Entry(name: name, content: Array(text.utf8), deflate: deflate))
     }
 
-    func archive() -> [UInt8] {
+    /// The archive's bytes.
+    public func archive() -> [UInt8] {
         var out: [UInt8] = []
         var central: [UInt8] = []
         for entry in entries {
