@@ -145,7 +145,7 @@ struct ImportOperationTests {
         #expect(stops.rowsRead == 6 && stops.rowsStored == 4 && stops.rowsRejected == 2)
         #expect(stops.errors.map(\.description) == [
             "stops.txt:3: stop_lat: \"52,53\" is not a decimal number",
-            "stops.txt:5: stop_id: repeats the key of an earlier row; rejected",
+            "stops.txt:5: (stop_id) = (\"S0\") repeats line 2; rejected",
         ])
         #expect(stops.errors.last?.kind == .duplicateKey)
         #expect(try store.pool.read { db in try String.fetchOne(db, sql: "SELECT stop_name FROM stops WHERE stop_id = 'S0'") } == "A")
@@ -157,10 +157,10 @@ struct ImportOperationTests {
         let second = try FeedFiles.directory(duplicateTimes, in: folder, name: "second")
         let secondSummary = try store.importFeedSynchronously(from: try FeedSource(path: second))
         #expect(secondSummary.table(.transfers)?.errors.map(\.description) == [
-            "transfers.txt:3: from_stop_id, to_stop_id, from_trip_id, to_trip_id, from_route_id, to_route_id: repeats the key of an earlier row; rejected"
+            "transfers.txt:3: (from_stop_id, to_stop_id, from_trip_id, to_trip_id, from_route_id, to_route_id) = (\"S0\", \"S1\", \"\", \"\", \"\", \"\") repeats line 2; rejected"
         ])
         let times = try #require(secondSummary.table(.stopTimes))
-        #expect(times.errors.map(\.description) == ["stop_times.txt:4: trip_id, stop_sequence: repeats the key of an earlier row; rejected"])
+        #expect(times.errors.map(\.description) == ["stop_times.txt:4: (trip_id, stop_sequence) = (\"T0\", 2) repeats line 3; rejected"])
         #expect(times.rowsStored + times.rowsRejected == times.rowsRead)
     }
 

@@ -117,7 +117,7 @@ struct ImportSafetyTests {
         #expect(table.rowsStored == 1 && table.rowsRejected == 2999)
         #expect(table.errors.count == options.maxStoredErrors)
         #expect(table.errors.prefix(3).map(\.description) == (3 ... 5).map {
-            "stop_times.txt:\($0): trip_id, stop_sequence: repeats the key of an earlier row; rejected"
+            "stop_times.txt:\($0): (trip_id, stop_sequence) = (\"T1\", 1) repeats line 2; rejected"
         })
     }
 

@@ -322,7 +322,7 @@ struct IncrementalImportTests {
         let times = try #require(added.table(.stopTimes))
         #expect(times.changes == TableChanges(inserted: 72))
         #expect(times.rowsRead == 73 && times.rowsStored == 72 && times.rowsRejected == 1)
-        #expect(times.errors.map(\.description) == ["stop_times.txt:74: trip_id, stop_sequence: repeats the key of an earlier row; rejected"])
+        #expect(times.errors.map(\.description) == ["stop_times.txt:74: (trip_id, stop_sequence) = (\"T0\", 2) repeats line 3; rejected"])
         #expect(added.integrity.checksRun > 0)
 
         let fresh = try GTFSStore(path: folder.file("fresh.sqlite"))

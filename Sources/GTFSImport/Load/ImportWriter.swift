@@ -23,8 +23,10 @@ struct ImportWriter {
     var state: WriterState
     /// The feed's number in `feeds`, once ``begin(_:dropsIndexes:)`` ran.
     private(set) var feed: Int64 = 0
-    /// The table being stored, and its loader.
-    private var current: (file: GTFSFile, loader: any TableLoader)?
+    /// The table being stored, its file's name, and its loader.
+    private var current: (file: GTFSFile, fileName: String, loader: any TableLoader)?
+    /// Finds the lines where refused keys first appeared, by reading their file again.
+    private let earlierLines: EarlierLines
     /// The tables an incremental import stores straight into the store (see ``loader(for:_:)``).
     private var directTables: Set<GTFSFile> = []
 
@@ -42,6 +44,7 @@ struct ImportWriter {
         self.reporter = reporter
         self.observe = observe
         state = WriterState(start: start, startDate: startDate, isIncremental: plan.incremental)
+        earlierLines = EarlierLines(source: source, options: options.parseOptions) { pipeline.isCancelled }
     }
 
     /// Offers a progress report of `phase` (loading reports come from ``load(_:commitEvery:)``).
@@ -109,10 +112,11 @@ struct ImportWriter {
     /// Fails as soon as the store has refused more rows of the current file than a count limit allows
     /// (a share can only be judged at the end of the file, see ``complete(_:_:)``): a feed of one repeated
     /// row then stops at once instead of after every row.
-    private func checkRefusals() throws {
+    private mutating func checkRefusals() throws {
         guard case .rows(let limit) = options.maxRejected else { return }
         let counts = state.currentFileCounts
         guard counts.refused > limit else { return }
+        if let current { try resolveRefusals(of: current.fileName, file: current.file) }
         throw ImportError.tooManyRejected(
             file: state.currentFile, rejected: counts.refused, read: counts.stored + counts.refused, limit: options.maxRejected,
             first: state.currentFileFirstRefusal)
@@ -125,16 +129,30 @@ struct ImportWriter {
             // The previous file is complete: apply it while the parser reads this one.
             try endTable(db)
             state.finishFile()
-            current = (parsed.batch.file, try loader(for: parsed.batch.file, db))
+            current = (parsed.batch.file, parsed.batch.fileName, try loader(for: parsed.batch.file, db))
         }
         try current?.loader.store(parsed, db, &state)
     }
 
-    /// Ends the table being stored, recording its changes when it was compared.
+    /// Ends the table being stored, recording its changes when it was compared, and names in its refusal
+    /// errors the lines their keys first appeared on.
     private mutating func endTable(_ db: Database) throws {
-        guard let file = current?.file, var loader = current?.loader else { return }
+        guard let ending = current else { return }
+        var loader = ending.loader
         current = nil
-        if let changes = try loader.finish(db, &state) { state.changesByTable[file] = changes }
+        if let changes = try loader.finish(db, &state) { state.changesByTable[ending.file] = changes }
+        try resolveRefusals(of: ending.fileName, file: ending.file)
+    }
+
+    /// Names in the kept refusal errors of `fileName` whose key first appeared in an earlier batch the line
+    /// it appeared on, reading the file again once up to the last of them (the rows without refusals pay
+    /// nothing). Standard input cannot be read again: its errors keep saying "an earlier row".
+    private mutating func resolveRefusals(of fileName: String, file: GTFSFile) throws {
+        let unresolved = state.unresolvedRefusals(of: fileName)
+        guard let last = unresolved.map(\.line).max() else { return }
+        let lines = try earlierLines.find(
+            Set(unresolved.map(\.values)), fields: DuplicateKeys.Key(file).fields, in: fileName, before: last)
+        state.resolveRefusals(of: fileName, lines: lines)
     }
 
     /// The loader of `file`'s table: a full import stores every table straight into the store; an
@@ -143,7 +161,7 @@ struct ImportWriter {
     /// rebuilt at the end, its group digests recorded. (Staging and comparing took 66–74 s for 5 M stop_times
     /// added to a one-stop feed, against 8.5–9.6 s for a full import.)
     private mutating func loader(for file: GTFSFile, _ db: Database) throws -> any TableLoader {
-        let inserter = RowInserter(feed: feed, strict: options.strict, maxStoredErrors: options.maxStoredErrors)
+        let inserter = RowInserter(feed: feed, strict: options.strict, maxStoredErrors: options.maxStoredErrors, earlierLines: earlierLines)
         guard plan.incremental, let existing = plan.existing else { return try StoreLoader(db, file: file, inserter: inserter) }
         if !existing.tablesWithRows.contains(file) {
             try GTFSSchema.dropIndexes(db, on: [file])
@@ -160,7 +178,7 @@ struct ImportWriter {
         if GroupedTables.column(for: file) != nil, let existing = plan.existing, existing.tables[file] != nil {
             comparesGroups = try !existing.tablesWithRows.contains(file) || FeedGroups.exist(db, feed: feed, file: file)
         }
-        let inserter = RowInserter(feed: feed, strict: options.strict, maxStoredErrors: options.maxStoredErrors)
+        let inserter = RowInserter(feed: feed, strict: options.strict, maxStoredErrors: options.maxStoredErrors, earlierLines: earlierLines)
         let pipeline = self.pipeline
         return try DiffLoader(db, file: file, comparesGroups: comparesGroups, inserter: inserter) { pipeline.isCancelled }
     }

@@ -15,6 +15,8 @@ struct WriterState {
     private var storedByFile: [String: Int] = [:]
     private var refusedByFile: [String: Int] = [:]
     private var refusalsByFile: [String: [GTFSError]] = [:]
+    /// The kept refusal errors that do not name their key's earlier line yet, by position among their file's.
+    private var unresolvedByFile: [String: [(position: Int, key: UnresolvedKey)]] = [:]
     /// Rows stored since the last commit (batched mode).
     private(set) var rowsSinceCommit = 0
     /// Rows committed per table, and the file being loaded with its committed rows (batched mode).
@@ -56,13 +58,34 @@ struct WriterState {
     }
 
     /// Counts one stored batch: `count` rows stored, `refused` refused, of which `errors` are kept.
-    mutating func stored(_ count: Int, refused: Int, errors: [GTFSError], of batch: RecordBatch) {
+    mutating func stored(_ count: Int, refused: Int, errors: [RefusalError], of batch: RecordBatch) {
         kept(count, of: batch)
         rowsSinceCommit += count
-        if refused > 0 {
-            refusedByFile[batch.fileName, default: 0] += refused
-            refusalsByFile[batch.fileName, default: []] += errors
+        guard refused > 0 else { return }
+        refusedByFile[batch.fileName, default: 0] += refused
+        for refusal in errors {
+            if let key = refusal.unresolved {
+                unresolvedByFile[batch.fileName, default: []].append((refusalsByFile[batch.fileName]?.count ?? 0, key))
+            }
+            refusalsByFile[batch.fileName, default: []].append(refusal.error)
         }
+    }
+
+    /// The kept refusals of `fileName` whose key first appeared in an earlier batch, at a line still to be found.
+    func unresolvedRefusals(of fileName: String) -> [UnresolvedKey] {
+        unresolvedByFile[fileName]?.map(\.key) ?? []
+    }
+
+    /// Names in each unresolved refusal of `fileName` the line its key first appeared on, from `lines` (a
+    /// line not before the refused row's is not that one); the others keep saying "an earlier row". None
+    /// is unresolved afterwards.
+    mutating func resolveRefusals(of fileName: String, lines: [KeyValues: Int]) {
+        guard let unresolved = unresolvedByFile.removeValue(forKey: fileName), var errors = refusalsByFile[fileName] else { return }
+        for (position, key) in unresolved where errors.indices.contains(position) {
+            guard let line = lines[key.values], line < key.line else { continue }
+            errors[position] = DuplicateKeys.error(errors[position], earlierLine: line)
+        }
+        refusalsByFile[fileName] = errors
     }
 
     /// Counts rows the store holds for this import: rows just stored, or rows an incremental import kept

@@ -24,6 +24,15 @@ struct StoreTable: Sendable {
     /// The key's columns without `feed` (`trip_id`, `stop_sequence`), for messages; empty without a key.
     var keyColumns: [String] { description.keyFields.map(\.name) }
 
+    /// The fields whose values no two rows of a feed share, the ones a refused row repeats: the key, or
+    /// `attribution_id` for `attributions` (no key, but ids unique when given); as positions in the
+    /// description's fields, empty when the table refuses no row.
+    var uniqueFields: [Int] {
+        if !description.key.isEmpty { return description.key }
+        guard file == .attributions, let id = description.fields.firstIndex(where: { $0.name == "attribution_id" }) else { return [] }
+        return [id]
+    }
+
     /// The key as SQL expressions without `feed`: a field that may be empty reads as the empty text
     /// (`ifnull(agency_id, '')`), so two empty values are one key, as GTFS means them; `nil` without a key.
     var keyExpressions: [String]? {
