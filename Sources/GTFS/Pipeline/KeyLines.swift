@@ -63,11 +63,14 @@ private struct KeyLineVisitor: RecordTypeVisitor {
 
     func visit<R: GTFSRecord>(_ type: R.Type) throws -> [KeyValues: Int] {
         var found: [KeyValues: Int] = [:]
+        let hashes = Set(keys.map { KeyHasher.hash($0, fields: fields) })
         do {
             try TableParser.parseNumbered(R.self, from: reader, fileName: fileName, options: options, shouldContinue: shouldContinue) {
                 records, lines in
                 for (record, line) in zip(records, lines) {
                     guard line < lastLine else { throw Done() }
+                    // Most rows differ in hash: only the others pay for taking their values.
+                    guard hashes.contains(KeyHasher.hash(record, fields: fields)) else { continue }
                     let key = KeyValues(of: record, fields: fields)
                     if keys.contains(key), found[key] == nil {
                         found[key] = line
@@ -77,5 +80,80 @@ private struct KeyLineVisitor: RecordTypeVisitor {
             }
         } catch is Done {}
         return found
+    }
+}
+
+/// A hash of some fields' values, in field order, equal for a record and the ``KeyValues`` taken from it, and
+/// computed from a record without allocating: a scan of millions of rows takes the values of only the
+/// rows whose hash is a wanted key's. Measured on 5 M stop_times, the scan takes 1.35–1.4 times the
+/// parse's time with it, 2.1 times when every row's values are taken, 1.5–1.7 times with `Hasher`
+/// (SipHash) instead of FNV-1a: a collision costs only a comparison.
+private struct KeyHasher: FieldSink {
+    let fields: [Int]
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    /// The position of the field written next.
+    var position = 0
+
+    /// The hash of `record`'s values of `fields`.
+    static func hash<R: GTFSRecord>(_ record: R, fields: [Int]) -> UInt64 {
+        var sink = KeyHasher(fields: fields)
+        record.write(to: &sink)
+        return sink.hash
+    }
+
+    /// The hash of `key`, taken from the positions `fields`: its values in field order, as a record writes them.
+    static func hash(_ key: KeyValues, fields: [Int]) -> UInt64 {
+        var sink = KeyHasher(fields: fields)
+        for slot in fields.indices.sorted(by: { fields[$0] < fields[$1] }) where key.values.indices.contains(slot) {
+            switch key.values[slot] {
+            case .text(var text): text.withUTF8 { sink.combine(text: $0) }
+            case .integer(let value), .time(let value): sink.combine(integer: value)
+            case .real(let value): sink.combine(real: value)
+            }
+        }
+        return sink.hash
+    }
+
+    @inline(__always)
+    private mutating func mix(_ value: UInt64) {
+        hash = (hash ^ value) &* 0x0000_0100_0000_01B3
+    }
+
+    private mutating func combine(text: UnsafeBufferPointer<UInt8>) {
+        mix(0x100 | UInt64(truncatingIfNeeded: text.count))
+        for byte in text { mix(UInt64(byte)) }
+    }
+
+    private mutating func combine(integer: Int) {
+        mix(0x200)
+        mix(UInt64(bitPattern: Int64(integer)))
+    }
+
+    private mutating func combine(real: Double) {
+        mix(0x300)
+        // -0.0 equals 0.0 as a key value.
+        mix(real == 0 ? 0 : real.bitPattern)
+    }
+
+    /// Whether the field written now is one of `fields`.
+    private mutating func wanted() -> Bool {
+        defer { position += 1 }
+        return fields.contains(position)
+    }
+
+    mutating func writeNull() {
+        if wanted() { combine(text: UnsafeBufferPointer(start: nil, count: 0)) }
+    }
+
+    mutating func writeText(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if wanted() { combine(text: utf8) }
+    }
+
+    mutating func write(_ value: Int) {
+        if wanted() { combine(integer: value) }
+    }
+
+    mutating func write(_ value: Double) {
+        if wanted() { combine(real: value) }
     }
 }

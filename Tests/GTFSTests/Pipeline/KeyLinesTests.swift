@@ -32,6 +32,21 @@ struct KeyLinesTests {
         #expect(found.lines == [t1: 3, t2: 4])
     }
 
+    @Test("Keys with absent parts and times are found: the scan compares values as the keys taken from the refused rows hold them")
+    func otherKeyTypes() throws {
+        let folder = try TemporaryFolder()
+        let transfers = "from_stop_id,to_stop_id,from_trip_id,transfer_type\nS0,S1,,0\nS0,S2,,0\nS0,S1,\"\",2\n"
+        let transferKey = Transfer.Field.key.map(\.rawValue)
+        let repeated = KeyValues(of: try #require(try KeyValuesTests.records(Transfer.self, transfers).last), fields: transferKey)
+        let transferEntry = try Self.entry(transfers, name: "transfers.txt", in: folder)
+        #expect(try transferEntry.firstLines(of: [repeated], fields: transferKey, before: 4, options: ParseOptions()) { true }.lines == [repeated: 2])
+        let frequencies = "trip_id,start_time,end_time,headway_secs\nT1,06:00:00,07:00:00,600\nT1,25:03:00,26:00:00,600\nT1,25:03:00,27:00:00,300\n"
+        let frequencyKey = Frequency.Field.key.map(\.rawValue)
+        let late = KeyValues(of: try #require(try KeyValuesTests.records(Frequency.self, frequencies).last), fields: frequencyKey)
+        let frequencyEntry = try Self.entry(frequencies, name: "frequencies.txt", in: folder)
+        #expect(try frequencyEntry.firstLines(of: [late], fields: frequencyKey, before: 4, options: ParseOptions()) { true }.lines == [late: 3])
+    }
+
     @Test("A row repeated 3,000 times: the scan stops once its one key is found, not at the end of the file")
     func stopsEarly() throws {
         let folder = try TemporaryFolder()
