@@ -40,21 +40,10 @@ enum StopEvents {
         if let latest = try Int64.fetchOne(
             db, sql: "SELECT max(\(time)) FROM stop_times WHERE stop_id IN (\(places)) AND feed = ?", arguments: StatementArguments(stops + [feed]))
         {
-            let sql = """
-                SELECT \(columns(shift: "0", exact: "1"))
-                FROM feed_days fd
-                CROSS JOIN stop_times st ON st.stop_id IN (\(places)) AND st.feed = fd.feed
-                    AND st.\(time) >= ? - fd.day_start AND st.\(time) < ? - fd.day_start
-                JOIN trips t ON t.trip_id = st.trip_id AND t.feed = st.feed
-                JOIN service_days sd ON sd.feed = fd.feed AND sd.date = fd.date AND sd.service_id = t.service_id
-                LEFT JOIN routes r ON r.route_id = t.route_id AND r.feed = t.feed
-                LEFT JOIN stops s ON s.stop_id = st.stop_id AND s.feed = st.feed
-                WHERE fd.feed = ? AND fd.day_start > ? AND fd.day_start < ?
-                    AND ifnull(st.\(kind.allowedColumn), 0) <> 1
-                    AND EXISTS (SELECT 1 FROM stop_times o WHERE o.trip_id = st.trip_id AND o.feed = st.feed
-                        AND o.stop_sequence \(kind.onward) st.stop_sequence)
-                    AND NOT EXISTS (SELECT 1 FROM frequencies f WHERE f.trip_id = st.trip_id AND f.feed = st.feed)
-                """
+            let sql = select(
+                kind, shift: "0", exact: "1", places: places,
+                window: "AND st.\(time) >= ? - fd.day_start AND st.\(time) < ? - fd.day_start",
+                filter: "AND NOT EXISTS (SELECT 1 FROM frequencies f WHERE f.trip_id = st.trip_id AND f.feed = st.feed)")
             let arguments = StatementArguments(stops) + [from, to, feed, from - latest - 1, to]
             events += try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(event)
         }
@@ -67,21 +56,12 @@ enum StopEvents {
                 WHERE st.stop_id IN (\(places)) AND st.feed = ?
                 """, arguments: StatementArguments(stops + [feed]))
         {
-            let sql = """
-                SELECT \(columns(shift: "fr.shift", exact: "fr.exact_times"))
-                FROM feed_days fd
-                CROSS JOIN stop_times st ON st.stop_id IN (\(places)) AND st.feed = fd.feed
-                JOIN frequency_runs fr ON fr.trip_id = st.trip_id AND fr.feed = st.feed
-                    AND fd.day_start + st.\(time) + fr.shift >= ? AND fd.day_start + st.\(time) + fr.shift < ?
-                JOIN trips t ON t.trip_id = st.trip_id AND t.feed = st.feed
-                JOIN service_days sd ON sd.feed = fd.feed AND sd.date = fd.date AND sd.service_id = t.service_id
-                LEFT JOIN routes r ON r.route_id = t.route_id AND r.feed = t.feed
-                LEFT JOIN stops s ON s.stop_id = st.stop_id AND s.feed = st.feed
-                WHERE fd.feed = ? AND fd.day_start > ? AND fd.day_start < ?
-                    AND ifnull(st.\(kind.allowedColumn), 0) <> 1
-                    AND EXISTS (SELECT 1 FROM stop_times o WHERE o.trip_id = st.trip_id AND o.feed = st.feed
-                        AND o.stop_sequence \(kind.onward) st.stop_sequence)
-                """
+            let sql = select(
+                kind, shift: "fr.shift", exact: "fr.exact_times", places: places,
+                window: """
+                    JOIN frequency_runs fr ON fr.trip_id = st.trip_id AND fr.feed = st.feed
+                        AND fd.day_start + st.\(time) + fr.shift >= ? AND fd.day_start + st.\(time) + fr.shift < ?
+                    """, filter: "")
             let arguments = StatementArguments(stops) + [from, to, feed, from - latest - 1, to]
             events += try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(event)
         }
@@ -96,12 +76,33 @@ enum StopEvents {
         return events
     }
 
-    /// The columns an event is read from; `shift` and `exact` are SQL expressions for the run.
-    private static func columns(shift: String, exact: String) -> String {
+    /// The events at the stops `places` (placeholders) on the service dates in a range of `day_start`.
+    ///
+    /// Its arguments are the stops, the window's start and end, the feed and the range of `day_start`.
+    /// - Parameters:
+    ///   - shift: an SQL expression for how far a run moves the stop time; `exact`, whether it is exact.
+    ///   - window: what follows the join of the stop times: the window's condition on them, or a join of
+    ///     the runs that carries it.
+    ///   - filter: a further condition on the stop time.
+    private static func select(
+        _ kind: Kind, shift: String, exact: String, places: String, window: String, filter: String
+    ) -> String {
         """
-        fd.date, fd.day_start + st.arrival_time + \(shift), fd.day_start + st.departure_time + \(shift),
-        st.trip_id, st.stop_id, s.stop_name, s.platform_code, st.stop_sequence, t.route_id, r.route_short_name,
-        r.route_long_name, r.route_type, ifnull(st.stop_headsign, t.trip_headsign), t.direction_id, \(exact)
+        SELECT fd.date, fd.day_start + st.arrival_time + \(shift), fd.day_start + st.departure_time + \(shift),
+            st.trip_id, st.stop_id, s.stop_name, s.platform_code, st.stop_sequence, t.route_id, r.route_short_name,
+            r.route_long_name, r.route_type, ifnull(st.stop_headsign, t.trip_headsign), t.direction_id, \(exact)
+        FROM feed_days fd
+        CROSS JOIN stop_times st ON st.stop_id IN (\(places)) AND st.feed = fd.feed
+            \(window)
+        JOIN trips t ON t.trip_id = st.trip_id AND t.feed = st.feed
+        JOIN service_days sd ON sd.feed = fd.feed AND sd.date = fd.date AND sd.service_id = t.service_id
+        LEFT JOIN routes r ON r.route_id = t.route_id AND r.feed = t.feed
+        LEFT JOIN stops s ON s.stop_id = st.stop_id AND s.feed = st.feed
+        WHERE fd.feed = ? AND fd.day_start > ? AND fd.day_start < ?
+            AND ifnull(st.\(kind.allowedColumn), 0) <> 1
+            AND EXISTS (SELECT 1 FROM stop_times o WHERE o.trip_id = st.trip_id AND o.feed = st.feed
+                AND o.stop_sequence \(kind.onward) st.stop_sequence)
+            \(filter)
         """
     }
 
