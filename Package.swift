@@ -68,6 +68,7 @@ let package = Package(
             dependencies: [
                 "LineReader",
                 "Platform",
+                "ToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -82,13 +83,14 @@ let package = Package(
             dependencies: [
                 "GTFSSynth",
                 "Platform",
+                "ToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "ToolSupport",
-            dependencies: ["GTFS", "Platform"],
+            dependencies: ["Platform", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
         .executableTarget(

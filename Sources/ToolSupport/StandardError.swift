@@ -1,5 +1,3 @@
-import GTFS
-
 import Platform
 
 /// Unbuffered writes to standard error and the terminal test, for the package's tools.
@@ -25,7 +23,7 @@ package enum StandardError {
     /// Writes `tool: message` and a newline, control characters in the message escaped (it may quote file
     /// names and values from a feed).
     package static func line(_ message: String) {
-        write("\(toolName): \(GTFSError.displayable(message))\n")
+        write("\(toolName): \(DisplayText.escaped(message))\n")
     }
 
     /// The running tool's name (`gtfs-import`), which its messages begin with.

@@ -1,4 +1,5 @@
 import GTFSImport
+import ToolSupport
 
 /// `gtfs-import list --json`.
 struct FeedListJSON: Encodable {
@@ -19,7 +20,7 @@ struct FeedListJSON: Encodable {
 
     /// Pretty, key-sorted JSON text.
     static func text(_ feeds: [StoredFeed], database: String) throws -> String {
-        try SummaryJSON.text(
+        try JSONText.pretty(
             FeedListJSON(
                 database: database,
                 feeds: feeds.map { feed in

@@ -40,26 +40,15 @@ struct GTFSImportCommand: ParsableCommand {
     enum Status {
         static let rejectedRows: Int32 = 3
         static let failed: Int32 = 1
-        static let usage: Int32 = 2
     }
 
-    /// Parses, runs, and maps usage errors to status 2 (ArgumentParser's default is 64).
+    /// Parses and runs (a usage error exits with status 2); `--help` alone shows the import's options.
     static func main() {
         if ["-h", "--help", "help"].contains(CommandLine.arguments.dropFirst().first), CommandLine.arguments.count == 2 {
             print(help)
             return
         }
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                StandardError.write(fullMessage(for: error) + "\n")
-                System.exit(Status.usage)
-            }
-            exit(withError: error)
-        }
+        runAsTool()
     }
 }
 

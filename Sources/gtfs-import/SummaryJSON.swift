@@ -1,6 +1,7 @@
 import Foundation
 import GTFS
 import GTFSImport
+import ToolSupport
 
 /// The summary as `--json` prints it.
 struct SummaryJSON: Encodable {
@@ -96,12 +97,5 @@ struct SummaryJSON: Encodable {
     }
 
     /// Pretty, key-sorted JSON text.
-    func text() throws -> String { try Self.text(self) }
-
-    /// Pretty, key-sorted JSON text of any value (the `--json` style of every command).
-    static func text(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
+    func text() throws -> String { try JSONText.pretty(self) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GTFS
 import GTFSImport
+import ToolSupport
 
 /// A departure or arrival board, as text or JSON.
 struct Board {
@@ -66,9 +67,7 @@ struct Board {
                 headsign: event.headsign, platform: event.platformCode, stopID: event.stopID.description, stopName: event.stopName,
                 tripID: event.tripID.description, exactTime: event.isExactTime)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(rows), as: UTF8.self)
+        return try JSONText.pretty(rows)
     }
 
     private func dayNumber(_ date: Date) -> Int {

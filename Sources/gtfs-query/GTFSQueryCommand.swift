@@ -20,19 +20,8 @@ struct GTFSQueryCommand: ParsableCommand {
         subcommands: [DeparturesCommand.self, StopsCommand.self]
     )
 
-    /// Parses, runs, and maps usage errors to status 2 (ArgumentParser's default is 64), as gtfs-import does.
-    static func main() {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch {
-            if exitCode(for: error) == .validationFailure {
-                StandardError.write(fullMessage(for: error) + "\n")
-                System.exit(2)
-            }
-            exit(withError: error)
-        }
-    }
+    /// Parses and runs; a usage error exits with status 2, as the other tools' do.
+    static func main() { runAsTool() }
 }
 
 /// The options every query shares.

@@ -76,9 +76,7 @@ struct StopsCommand: ParsableCommand {
                     locationType: $0.stop.locationType.code, parentStation: $0.stop.parentStation?.description,
                     platform: $0.stop.platformCode, distance: $0.distance.map { ($0 * 10).rounded() / 10 })
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+            print(try JSONText.pretty(rows))
             return
         }
         guard !found.isEmpty else {

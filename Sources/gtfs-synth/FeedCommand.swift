@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTFSSynth
+import ToolSupport
 
 /// `gtfs-synth [feed]`: writes a deterministic, VBB-scale synthetic GTFS feed (see `SyntheticFeed`).
 ///
@@ -71,8 +72,7 @@ struct FeedCommand: ParsableCommand {
             let feed = try SyntheticFeed(scale: scale, seed: seed, lineEnding: crlf ? .crlf : .lf, compressionLevel: level)
             counts = try feed.write(toPath: out, format: chosen)
         } catch let error as SyntheticFeedError {
-            FileHandle.standardError.write(Data("gtfs-synth: \(error)\n".utf8))
-            throw ExitCode.failure
+            fail("\(error)")
         }
         let elapsed = clock.now - started
         guard !quiet else { return }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Platform
+import ToolSupport
 
 /// `gtfs-synth`: writes test data. Without a command name it writes a synthetic feed
 /// (`gtfs-synth --scale 1 --out feed.zip`); `stop-times` writes stop times for a real feed that has none.
@@ -12,4 +13,7 @@ struct GTFSSynthCommand: ParsableCommand {
         subcommands: [FeedCommand.self, StopTimesCommand.self],
         defaultSubcommand: FeedCommand.self
     )
+
+    /// Parses and runs; a usage error exits with status 2, as the other tools' do.
+    static func main() { runAsTool() }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTFSSynth
+import ToolSupport
 
 /// `gtfs-synth stop-times`: generated stop times for a real feed's trips (see `SampleStopTimes`).
 struct StopTimesCommand: ParsableCommand {
@@ -32,8 +33,7 @@ struct StopTimesCommand: ParsableCommand {
             let rows = try SampleStopTimes(feedDirectory: feed, seed: seed).write(toPath: out)
             print("wrote \(out): \(rows) stop times")
         } catch {
-            FileHandle.standardError.write(Data("gtfs-synth: \(error)\n".utf8))
-            throw ExitCode.failure
+            fail("\(error)")
         }
     }
 }

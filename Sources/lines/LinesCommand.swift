@@ -2,6 +2,7 @@ import ArgumentParser
 import LineReader
 
 import Platform
+import ToolSupport
 
 /// `lines`: prints or counts the lines of a file, gzip or not, the way a tool embedding `Reader` would.
 @main
@@ -28,20 +29,8 @@ struct LinesCommand: ParsableCommand {
     @Argument(help: "The input file, or - for standard input.")
     var file = "-"
 
-    /// Parses and runs; a usage error exits with status 2, as `gtfs-import` does (ArgumentParser's default is 64).
-    static func main() {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch {
-            if exitCode(for: error) == .validationFailure {
-                let text = fullMessage(for: error) + "\n"
-                writeStandardError(text)
-                terminate(2)
-            }
-            exit(withError: error)
-        }
-    }
+    /// Parses and runs; a usage error exits with status 2, as the other tools' do.
+    static func main() { runAsTool() }
 
     func validate() throws {
         do {
@@ -75,22 +64,7 @@ struct LinesCommand: ParsableCommand {
                 try output.flush()
             }
         } catch let error as ReaderError {
-            Self.fail(error.description)
+            fail(error.description)
         }
     }
-
-    /// Writes one line to standard error and exits with status 1.
-    static func fail(_ message: String) -> Never {
-        writeStandardError("lines: \(message)\n")
-        terminate(1)
-    }
-}
-
-/// Ends the process. (Inside a `ParsableCommand`, `exit` names ArgumentParser's method.)
-func terminate(_ status: Int32) -> Never { System.exit(status) }
-
-/// Writes `text` to standard error as is.
-func writeStandardError(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in _ = System.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }

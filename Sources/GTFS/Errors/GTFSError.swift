@@ -1,4 +1,5 @@
 public import LineReader
+import Platform
 
 /// A problem found in a feed, located as precisely as the input allows.
 ///
@@ -97,21 +98,7 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// GTFSError.displayable("\u{1B}[31mRED\r")   // "\\u{1B}[31mRED\\r"
     /// ```
     public static func displayable(_ text: some StringProtocol) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return String(text) }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            guard needsEscape(scalar) else {
-                result.unicodeScalars.append(scalar)
-                continue
-            }
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            }
-        }
-        return result
+        DisplayText.escaped(text)
     }
 
     /// A value as an error quotes it: whole, or its first ``quotedLength`` bytes (whole characters) and `…`.
@@ -121,13 +108,6 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
         // Back up to the start of a UTF-8 sequence, so the cut splits no character.
         while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self) + "…"
-    }
-
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00 ... 0x1F, 0x7F ... 0x9F, 0x200E, 0x200F, 0x202A ... 0x202E, 0x2066 ... 0x2069: true
-        default: false
-        }
     }
 }
 
