@@ -1,3 +1,4 @@
+import GTFS
 import TestSupport
 
 /// A small random GTFS feed, the same for the same arguments, that holds every case a timetable read side
@@ -126,35 +127,22 @@ private struct Draws {
 
 // MARK: - Civil dates
 
-/// Day numbers (days since 1970-01-01) and back, for picking dates and weekdays. (H. Hinnant's algorithms;
-/// the oracle uses Foundation's calendar instead, so a mistake here cannot hide one there.)
+/// Day numbers (days since 1970-01-01) and back, for picking dates and weekdays, from the library's
+/// ``GTFSDate``: the oracle uses Foundation's calendar instead, so a mistake there shows as a difference.
 private enum CivilDate {
     /// The day number of `YYYYMMDD`.
     static func dayNumber(_ date: Int) -> Int {
-        let month = date / 100 % 100, day = date % 100
-        let year = date / 10000 - (month <= 2 ? 1 : 0)
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yearOfEra = year - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        guard let date = GTFSDate(integerValue: date) else { preconditionFailure("the generator's dates are valid: \(date)") }
+        return date.daysSince1970
     }
 
     /// `YYYYMMDD` of a day number.
     static func date(_ dayNumber: Int) -> Int {
-        let shifted = dayNumber + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return year * 10000 + month * 100 + day
+        guard let date = GTFSDate(daysSince1970: dayNumber) else { preconditionFailure("the generator's dates are valid: \(dayNumber)") }
+        return date.integerValue
     }
 
-    /// 0 for Monday … 6 for Sunday (1970-01-01 was a Thursday).
+    /// 0 for Monday … 6 for Sunday.
     static func weekday(_ dayNumber: Int) -> Int { ((dayNumber + 3) % 7 + 7) % 7 }
 }
 
