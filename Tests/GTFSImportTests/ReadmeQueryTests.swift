@@ -40,6 +40,7 @@ struct ReadmeQueryTests {
         let near = try store.stops(near: 52.5219, 13.4132, within: 150)
         #expect(Set(results[3].map { $0["stop_id"] as String? ?? "" }).isSuperset(of: near.map(\.stop.stopID.description)))
         #expect(!results[4].isEmpty && results[4].allSatisfy { ($0["stop_name"] as String?)?.contains("Hackescher Markt") == true })
+        #expect(results[4].map { $0["stop_id"] as String? } == (try store.stops(named: "hackescher mark", limit: 100)).map(\.stopID.description))
         let feeds = try #require(results.last)
         #expect(feeds.map { $0["name"] as String? } == ["default"])
         #expect(feeds.first?["stops"] as Int? == 634)

@@ -63,9 +63,8 @@ extension GTFSStore {
 
     /// The stops whose name has every word of `text` (as a word's beginning), matched without case and
     /// diacritics through the store's name index: `alexanderpl` finds `S+U Alexanderplatz Bhf (Berlin)`,
-    /// `lubeck` finds `Lübeck Hbf`. Of the best matches (by the index's ranking, among the first
-    /// ``scoredNames`` names that match), stations come first, then stops without a parent station, then
-    /// the rest.
+    /// `lubeck` finds `Lübeck Hbf`. Stations come first, then stops without a parent station, then the
+    /// rest; within each, shorter names (which hold the words with less else) before longer ones.
     ///
     /// ```swift
     /// let stations = try store.stops(named: "Alexanderplatz")
@@ -75,22 +74,16 @@ extension GTFSStore {
         guard let match = Self.namePattern(text), limit > 0 else { return [] }
         return try pool.read { db in
             guard let id = try Self.feedID(db, name: feed) else { return [] }
-            // Scored (bm25) among the first matches only: a word thousands of names share (a town's name)
-            // would otherwise cost tens of milliseconds of scoring for a list of twenty. Then the best by
-            // score, and among those stations and stops without a station before platforms.
-            let ranked = try Row.fetchAll(
+            // The index's rowids hold the order (see StopIndex): the first matches are the best, and the
+            // search reads no more than it returns, however many names share a word.
+            let rowids = StopIndex.nameRowids(feed: id)
+            let ranked = try String.fetchAll(
                 db,
                 sql: """
-                    SELECT n.stop_id FROM (
-                        SELECT stop_id, feed, score, stop_name FROM (
-                            SELECT stop_id, feed, rank AS score, stop_name FROM stops_names
-                            WHERE stops_names MATCH ? AND feed = ? LIMIT \(Self.scoredNames))
-                        ORDER BY score LIMIT ?) n
-                    JOIN stops s ON s.stop_id = n.stop_id AND s.feed = n.feed
-                    ORDER BY ifnull(s.location_type, 0) <> 1, s.parent_station IS NOT NULL, n.score, length(n.stop_name), n.stop_id
-                    LIMIT ?
-                    """, arguments: [match, id, max(100, limit * 5), limit]
-            ).compactMap { $0[0] as String? }
+                    SELECT stop_id FROM stops_names
+                    WHERE stops_names MATCH ? AND rowid BETWEEN ? AND ?
+                    ORDER BY rowid LIMIT ?
+                    """, arguments: [match, rowids.lowerBound, rowids.upperBound, limit])
             guard !ranked.isEmpty else { return [] }
             let stops = try StoredRecords.fetch(
                 Stop.self, db, feed: id, where: "stop_id IN (\(ranked.map { _ in "?" }.joined(separator: ", ")))",
@@ -99,10 +92,6 @@ extension GTFSStore {
             return stops.sorted { (order[$0.stopID.description] ?? 0) < (order[$1.stopID.description] ?? 0) }
         }
     }
-
-    /// The most matching names ``stops(named:feed:limit:)`` scores: enough for any word that names a place,
-    /// and a bound on a word that thousands of names share.
-    public static let scoredNames = 2000
 
     /// The feed's time zone (its agency's), in which its times count; `nil` for an unknown feed or zone.
     public func timeZone(feed: String = "default") throws -> TimeZone? {

@@ -2,6 +2,12 @@ import GRDB
 
 /// Fills the stop indexes of one feed: `stops_rtree` (coordinates) and `stops_names` (names, matched
 /// without diacritics).
+///
+/// A `stops_names` row's `rowid` orders the matches of a search: the feed in the bits from 40 up, then
+/// the kind of stop in two bits (0 a station, 1 a stop without a parent station, 2 any other), the name's
+/// length in characters (at most 255) in eight, and a running number by `stop_id` in the lowest 30. The
+/// matches of a feed in `rowid` order are stations before their platforms and shorter names, which
+/// hold the words searched for with less else, before longer ones.
 enum StopIndex {
     static func build(_ db: Database, feed: Int64) throws {
         // R*Tree ids need only be unique: the feed in the high bits, a running number below.
@@ -13,8 +19,18 @@ enum StopIndex {
                 """, arguments: [feed, feed])
         try db.execute(
             sql: """
-                INSERT INTO stops_names (stop_name, feed, stop_id)
-                SELECT stop_name, feed, stop_id FROM stops WHERE feed = ? AND stop_name IS NOT NULL
-                """, arguments: [feed])
+                INSERT INTO stops_names (rowid, stop_name, feed, stop_id)
+                SELECT ? + (CASE WHEN ifnull(location_type, 0) = 1 THEN 0 WHEN parent_station IS NULL THEN 1 ELSE 2 END << 38)
+                    + (min(length(stop_name), 255) << 30) + row_number() OVER (ORDER BY stop_id),
+                    stop_name, feed, stop_id
+                FROM stops WHERE feed = ? AND stop_name IS NOT NULL
+                """, arguments: [nameRowids(feed: feed).lowerBound, feed])
+    }
+
+    /// The `rowid`s of `stops_names` that `feed`'s names can have.
+    static func nameRowids(feed: Int64) -> ClosedRange<Int64> {
+        // Feeds are numbered from 1 as they are added: far below the 2^23 that fit.
+        let start = feed << 40
+        return start ... start + (1 << 40 - 1)
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import GTFS
+@testable import GTFSImport
+import TestSupport
+import Testing
+
+@Suite("Stop name search: order, feeds and the version 4 index")
+struct StopNameSearchTests {
+    /// A station with two platforms, two stops without a station and one that does not match.
+    static let stops = """
+        stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station
+        P2,Alexanderplatz,52.5215,13.4115,0,S
+        X,Alexanderplatz/Memhardstr.,52.5240,13.4110,0,
+        S,S+U Alexanderplatz Bhf (Berlin),52.5219,13.4132,1,
+        P1,Alexanderplatz,52.5216,13.4116,0,S
+        Y,Alexanderplatz,52.5230,13.4100,0,
+        Z,Hackescher Markt,52.5225,13.4023,0,
+        """
+
+    static func store(_ folder: TemporaryFolder, feeds: [String: String]) throws -> GTFSStore {
+        let store = try GTFSStore(path: folder.file("names.sqlite"))
+        for (name, stops) in feeds.sorted(by: { $0.key < $1.key }) {
+            let directory = try FeedFiles.directory(["stops.txt": stops], in: folder, name: name)
+            var options = ImportOptions()
+            options.feed = name
+            _ = try store.importFeedSynchronously(from: try FeedSource(path: directory), options: options)
+        }
+        return store
+    }
+
+    @Test("Stations first, then stops without a station, then platforms; shorter names first; ties by id")
+    func order() throws {
+        let folder = try TemporaryFolder()
+        let store = try Self.store(folder, feeds: ["default": Self.stops])
+        #expect(try store.stops(named: "alexanderpl").map(\.stopID.description) == ["S", "Y", "X", "P1", "P2"])
+        #expect(try store.stops(named: "ALEXANDERPLATZ", limit: 2).map(\.stopID.description) == ["S", "Y"])
+        #expect(try store.stops(named: "memhard alex").map(\.stopID.description) == ["X"])
+        #expect(try store.stops(named: "bhf berlin").map(\.stopID.description) == ["S"])
+        #expect(try store.stops(named: "potsdam").isEmpty)
+        #expect(try store.stops(named: " ,; ").isEmpty)
+        #expect(try store.stops(named: "alexanderplatz", limit: 0).isEmpty)
+    }
+
+    @Test("A search reads its feed only, when two feeds share stop ids")
+    func feeds() throws {
+        let folder = try TemporaryFolder()
+        let other = """
+            stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station
+            S,Lübeck Hbf,53.8676,10.6699,1,
+            Y,Alexanderplatz Lübeck,53.8700,10.6800,0,
+            """
+        let store = try Self.store(folder, feeds: ["berlin": Self.stops, "luebeck": other])
+        #expect(try store.stops(named: "alexanderplatz", feed: "berlin").map(\.stopID.description) == ["S", "Y", "X", "P1", "P2"])
+        let luebeck = try store.stops(named: "alexanderplatz", feed: "luebeck")
+        #expect(luebeck.map(\.stopName) == ["Alexanderplatz Lübeck"])
+        #expect(try store.stops(named: "lubeck", feed: "luebeck").map(\.stopID.description) == ["S", "Y"])
+        #expect(try store.stops(named: "lubeck", feed: "berlin").isEmpty)
+        #expect(try store.stops(named: "lubeck", feed: "nowhere").isEmpty)
+    }
+
+    @Test("A version 4 store's name index is rebuilt in the new order when the store opens")
+    func fromVersion4() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("names.sqlite")
+        try Self.store(folder, feeds: ["default": Self.stops]).close()
+        // Back to version 4: its index numbered rows as they were inserted.
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { db in
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5'")
+                try db.execute(sql: "UPDATE gtfs_meta SET value = 4 WHERE key = 'schema_version'")
+                try db.execute(sql: "DELETE FROM stops_names")
+                try db.execute(sql: "INSERT INTO stops_names (stop_name, feed, stop_id) SELECT stop_name, feed, stop_id FROM stops")
+            }
+            try queue.close()
+        }
+        let store = try GTFSStore(path: path)
+        #expect(try store.stops(named: "alexanderplatz").map(\.stopID.description) == ["S", "Y", "X", "P1", "P2"])
+        let (version, names, stale) = try store.pool.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT value FROM gtfs_meta WHERE key = 'schema_version'"),
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM stops_names"),
+                try String.fetchOne(db, sql: "SELECT value FROM gtfs_meta WHERE key = 'timetable_stale'")
+            )
+        }
+        #expect(version == 5 && names == 6 && stale == nil)
+    }
+}
