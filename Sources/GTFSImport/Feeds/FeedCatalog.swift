@@ -182,11 +182,8 @@ enum FeedCatalog {
     /// - Returns: the rows deleted from GTFS tables, or `nil` when there is no such feed.
     static func remove(_ db: Database, name: String) throws -> Int? {
         guard let id = try Int64.fetchOne(db, sql: "SELECT feed FROM feeds WHERE name = ?", arguments: [name]) else { return nil }
-        var deleted = 0
-        for file in GTFSFile.allCases {
-            try GTFSSchema.deleteRows(db, of: [file], feed: id)
-            deleted += db.changesCount
-        }
+        // The only feed's rows are every row: the tables are truncated instead of deleted row by row.
+        let deleted = try GTFSSchema.deleteRows(db, feed: try hasOtherFeeds(db, than: id) ? id : nil).values.reduce(0, +)
         try db.execute(sql: "DELETE FROM feed_tables WHERE feed = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM feed_groups WHERE feed = ?", arguments: [id])
         try Timetable.remove(db, feed: id)

@@ -68,14 +68,11 @@ struct ImportWriter {
         }
         guard !plan.incremental else { return }
         if dropsIndexes { try GTFSSchema.dropIndexes(db, on: Set(plan.replaced)) }
-        if let existing = plan.existing {
-            if !existing.tablesWithRows.isDisjoint(with: plan.replaced) { report(.removingRows) }
-            for file in plan.replaced where existing.tablesWithRows.contains(file) {
-                let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(StoreTable(file).name) WHERE feed = ?", arguments: [feed]) ?? 0
-                state.changesByTable[file, default: TableChanges()].deleted = count
-            }
+        if let existing = plan.existing, !existing.tablesWithRows.isDisjoint(with: plan.replaced) { report(.removingRows) }
+        let deleted = try GTFSSchema.deleteRows(db, of: plan.replaced, feed: try FeedCatalog.hasOtherFeeds(db, than: feed) ? feed : nil)
+        for (file, count) in deleted where count > 0 {
+            state.changesByTable[file, default: TableChanges()].deleted = count
         }
-        try GTFSSchema.deleteRows(db, of: plan.replaced, feed: try FeedCatalog.hasOtherFeeds(db, than: feed) ? feed : nil)
         try FeedCatalog.forgetHashes(db, feed: feed, of: plan.replaced)
     }
 

@@ -121,14 +121,19 @@ public enum GTFSSchema {
     ///   - tables: the tables to empty; all when `nil`.
     ///   - feed: the feed's number in `feeds`; every feed's rows when `nil` (SQLite then truncates the
     ///     table at once instead of deleting row by row).
+    /// - Returns: the number of rows deleted from each table (SQLite counts them also when it truncates).
     /// - Throws: `DatabaseError`.
-    static func deleteRows(_ db: Database, of tables: [GTFSFile]? = nil, feed: Int64? = nil) throws {
+    @discardableResult
+    static func deleteRows(_ db: Database, of tables: [GTFSFile]? = nil, feed: Int64? = nil) throws -> [GTFSFile: Int] {
+        var deleted: [GTFSFile: Int] = [:]
         for file in tables ?? GTFSFile.allCases {
             if let feed {
                 try db.execute(sql: "DELETE FROM \(tableName(for: file)) WHERE feed = ?", arguments: [feed])
             } else {
                 try db.execute(sql: "DELETE FROM \(tableName(for: file))")
             }
+            deleted[file] = db.changesCount
         }
+        return deleted
     }
 }
