@@ -69,21 +69,20 @@ struct MergeWalk {
 
     /// Whether the current rows hold the same values, with the same types.
     private func rowsAreEqual() -> Bool {
-        for column in 0 ..< columnCount {
-            let type = old.type(column)
-            guard type == new.type(column) else { return false }
-            switch type {
-            case SQLITE_NULL:
-                continue
-            case SQLITE_INTEGER:
-                if old.integer(column) != new.integer(column) { return false }
-            case SQLITE_FLOAT:
-                if old.double(column).bitPattern != new.double(column).bitPattern { return false }
-            default:
-                if Self.compareBytes(old, new, column, text: type == SQLITE_TEXT) != 0 { return false }
-            }
-        }
+        for column in 0 ..< columnCount where !Self.sameValue(old, new, column) { return false }
         return true
+    }
+
+    /// Whether column `column` of the current rows of `a` and `b` holds the same value, of the same type.
+    static func sameValue(_ a: RawStatement, _ b: RawStatement, _ column: Int32) -> Bool {
+        let type = a.type(column)
+        guard type == b.type(column) else { return false }
+        switch type {
+        case SQLITE_NULL: return true
+        case SQLITE_INTEGER: return a.integer(column) == b.integer(column)
+        case SQLITE_FLOAT: return a.double(column).bitPattern == b.double(column).bitPattern
+        default: return compareBytes(a, b, column, text: type == SQLITE_TEXT) == 0
+        }
     }
 
     /// SQLite's order of two values of column `column` (BINARY collation).

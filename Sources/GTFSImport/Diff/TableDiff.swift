@@ -94,10 +94,12 @@ struct TableDiff {
 
     /// Compares the staging copy with the store and applies the differences to the store.
     ///
-    /// - Parameter isCancelled: polled every few thousand rows.
+    /// - Parameters:
+    ///   - changes: told of every row the diff inserts, updates or deletes.
+    ///   - isCancelled: polled every few thousand rows.
     /// - Returns: the counts.
     /// - Throws: `DatabaseError`, `CancellationError`.
-    func apply(_ db: Database, isCancelled: () -> Bool) throws -> TableChanges {
+    func apply(_ db: Database, changes: ChangeRecorder? = nil, isCancelled: () -> Bool) throws -> TableChanges {
         let keyList = key ?? columns
         // Key expressions that are not plain columns are selected after the columns.
         var selected = columns
@@ -127,24 +129,29 @@ struct TableDiff {
         let recordDelete = try RawStatement(db, sql: "INSERT INTO \(Self.scratch).gtfs_diff_delete VALUES (\(placeholders))", cached: false)
         let recordUpsert = try RawStatement(db, sql: "INSERT INTO \(Self.scratch).gtfs_diff_upsert VALUES (\(placeholders))", cached: false)
 
-        var changes = TableChanges(unchanged: unchangedGroupRows)
+        var counts = TableChanges(unchanged: unchangedGroupRows)
+        // A change names its row by the key's columns (not the key expressions): every column without a key.
+        let changeKey = ChangeRecorder.keyColumns(of: file).compactMap { columns.firstIndex(of: $0).map(Int32.init) }
         let merge = MergeWalk(old: old, new: new, keyPositions: keyPositions, columnCount: Int32(columns.count))
         try merge.run(isCancelled: isCancelled) { step in
             switch step {
             case .onlyOld:
-                changes.deleted += 1
+                counts.deleted += 1
                 try Self.recordKey(from: old, keyPositions, into: recordDelete)
+                changes?.report(.delete, of: file, columns: columns, keyPositions: changeKey, row: old)
             case .onlyNew:
-                changes.inserted += 1
+                counts.inserted += 1
                 try Self.recordKey(from: new, keyPositions, into: recordUpsert)
+                changes?.report(.insert, of: file, columns: columns, keyPositions: changeKey, row: new)
             case .changed:
-                changes.updated += 1
+                counts.updated += 1
                 try Self.recordKey(from: new, keyPositions, into: recordUpsert)
+                changes?.report(.update, of: file, columns: columns, keyPositions: changeKey, row: new, old: old)
             case .same:
-                changes.unchanged += 1
+                counts.unchanged += 1
             }
         }
-        if !changes.isEmpty {
+        if !counts.isEmpty {
             if key == nil {
                 // No key to address single rows: rewrite the feed's rows of the table.
                 try db.execute(sql: "DELETE FROM main.\(table) WHERE feed = \(feed)")
@@ -164,7 +171,7 @@ struct TableDiff {
         // The staged rows stay until the scratch database is detached: dropping them here would walk every page.
         try db.execute(sql: "DROP TABLE \(Self.scratch).gtfs_diff_delete")
         try db.execute(sql: "DROP TABLE \(Self.scratch).gtfs_diff_upsert")
-        return changes
+        return counts
     }
 
     /// Binds the key of the current row of `source` to `statement` and runs it.

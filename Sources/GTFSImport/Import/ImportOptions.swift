@@ -98,6 +98,12 @@ public struct ImportOptions: Sendable {
     /// (the default) waits as long as it takes, `.zero` fails at once with ``ImportError/busy(path:)``.
     /// Imports of one database run one after the other, whichever process runs them.
     public var lockWait: Duration?
+    /// Told of every row the import inserts, updates or deletes (see ``RowChange``), on the import's writer
+    /// thread, in table order, before the import commits: an import that then fails or is cancelled
+    /// changes nothing, and its reported changes did not happen. An incremental import reports the rows
+    /// that differ; a full import every stored row it removes and every row it stores. `nil` (the
+    /// default): none are reported, and the import does no work for them.
+    public var changeHandler: (@Sendable (RowChange) -> Void)?
 
     /// Creates the default options: feed `default`, incremental when possible, atomic, lenient, references checked.
     public init() {}

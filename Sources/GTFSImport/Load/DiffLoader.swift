@@ -10,14 +10,21 @@ struct DiffLoader: TableLoader {
     private var diff: TableDiff
     private var recorder: GroupRecorder?
     private let isCancelled: () -> Bool
+    private let changes: ChangeRecorder?
 
     /// Prepares the diff of `file`'s table.
     ///
-    /// - Parameter comparesGroups: whether the store's group digests of the table are complete (a table
-    ///   it held no row in counts as complete). Otherwise the stored digests, which no longer describe the
-    ///   table, are forgotten and new ones recorded.
-    init(_ db: Database, file: GTFSFile, comparesGroups: Bool, inserter: RowInserter, isCancelled: @escaping () -> Bool) throws {
+    /// - Parameters:
+    ///   - comparesGroups: whether the store's group digests of the table are complete (a table it held no
+    ///     row in counts as complete). Otherwise the stored digests, which no longer describe the table,
+    ///     are forgotten and new ones recorded.
+    ///   - changes: told of every row the diff changes.
+    init(
+        _ db: Database, file: GTFSFile, comparesGroups: Bool, inserter: RowInserter, changes: ChangeRecorder?,
+        isCancelled: @escaping () -> Bool
+    ) throws {
         self.inserter = inserter
+        self.changes = changes
         self.isCancelled = isCancelled
         let grouped = GroupedTables.column(for: file) != nil
         if grouped && !comparesGroups { try FeedGroups.delete(db, feed: inserter.feed, tables: [file]) }
@@ -45,7 +52,7 @@ struct DiffLoader: TableLoader {
         let clock = ContinuousClock()
         let start = clock.now
         defer { writer.diffDuration += clock.now - start }
-        return try diff.apply(db, isCancelled: isCancelled)
+        return try diff.apply(db, changes: changes, isCancelled: isCancelled)
     }
 
     /// Stages the rows of the groups the filter found changed; a group the store refuses a row of loses its digest.

@@ -29,6 +29,8 @@ struct ImportWriter {
     private let earlierLines: EarlierLines
     /// The tables an incremental import stores straight into the store (see ``loader(for:_:)``).
     private var directTables: Set<GTFSFile> = []
+    /// Told of every row the import changes, when the options ask for them.
+    private let changes: ChangeRecorder?
 
     init(
         plan: ImportPlan, databasePath: String, options: ImportOptions, source: FeedSource, pipeline: ImportPipeline,
@@ -45,6 +47,7 @@ struct ImportWriter {
         self.observe = observe
         state = WriterState(start: start, startDate: startDate, isIncremental: plan.incremental)
         earlierLines = EarlierLines(source: source, options: options.parseOptions) { pipeline.isCancelled }
+        changes = options.changeHandler.map { ChangeRecorder(feedName: options.feed, handler: $0) }
     }
 
     /// Offers a progress report of `phase` (loading reports come from ``load(_:commitEvery:)``).
@@ -68,7 +71,14 @@ struct ImportWriter {
         }
         guard !plan.incremental else { return }
         if dropsIndexes { try GTFSSchema.dropIndexes(db, on: Set(plan.replaced)) }
-        if let existing = plan.existing, !existing.tablesWithRows.isDisjoint(with: plan.replaced) { report(.removingRows) }
+        if let existing = plan.existing, !existing.tablesWithRows.isDisjoint(with: plan.replaced) {
+            report(.removingRows)
+            if let changes {
+                for file in GTFSFile.loadOrder where plan.replaced.contains(file) && existing.tablesWithRows.contains(file) {
+                    try changes.reportRows(db, of: file, feed: feed, as: .delete) { pipeline.isCancelled }
+                }
+            }
+        }
         let deleted = try GTFSSchema.deleteRows(db, of: plan.replaced, feed: try FeedCatalog.hasOtherFeeds(db, than: feed) ? feed : nil)
         for (file, count) in deleted where count > 0 {
             state.changesByTable[file, default: TableChanges()].deleted = count
@@ -177,7 +187,9 @@ struct ImportWriter {
         }
         let inserter = RowInserter(feed: feed, strict: options.strict, maxStoredErrors: options.maxStoredErrors, earlierLines: earlierLines)
         let pipeline = self.pipeline
-        return try DiffLoader(db, file: file, comparesGroups: comparesGroups, inserter: inserter) { pipeline.isCancelled }
+        return try DiffLoader(db, file: file, comparesGroups: comparesGroups, inserter: inserter, changes: changes) {
+            pipeline.isCancelled
+        }
     }
 
     // MARK: - Ending
@@ -187,21 +199,30 @@ struct ImportWriter {
     mutating func finishTables(_ db: Database) throws {
         try endTable(db)
         state.finishFile()
-        if plan.incremental { try finishDiffs(db) }
+        if plan.incremental {
+            try finishDiffs(db)
+        } else if let changes {
+            // A full import stored every table it replaces whole.
+            for file in GTFSFile.loadOrder where plan.replaced.contains(file) {
+                try changes.reportRows(db, of: file, feed: feed, as: .insert) { pipeline.isCancelled }
+            }
+        }
         try checkRejectionLimit()
     }
 
     /// An incremental import's end: the direct tables' counts, the diffs of files without rows, the
     /// tables of files the feed no longer has.
     private mutating func finishDiffs(_ db: Database) throws {
-        for file in directTables {
+        for file in GTFSFile.loadOrder where directTables.contains(file) {
             state.changesByTable[file] = TableChanges(inserted: state.rowsByTable[file] ?? 0)
+            try changes?.reportRows(db, of: file, feed: feed, as: .insert) { pipeline.isCancelled }
         }
         for file in GTFSFile.loadOrder where plan.tablesToParse.contains(file) && state.changesByTable[file] == nil {
             var empty = try diffLoader(for: file, db)
             state.changesByTable[file] = try empty.finish(db, &state)
         }
         for file in GTFSFile.loadOrder where plan.removed.contains(file) {
+            try changes?.reportRows(db, of: file, feed: feed, as: .delete) { pipeline.isCancelled }
             try GTFSSchema.deleteRows(db, of: [file], feed: feed)
             state.changesByTable[file] = TableChanges(deleted: db.changesCount)
         }

@@ -117,6 +117,16 @@ struct RawStatement {
         return UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(raw, column)))
     }
 
+    /// Column `column` as a value of its storage class (a BLOB, which the store never writes, as text).
+    func value(_ column: Int32) -> RowChange.Value {
+        switch type(column) {
+        case SQLITE_NULL: .null
+        case SQLITE_INTEGER: .integer(integer(column))
+        case SQLITE_FLOAT: .real(double(column))
+        default: .text(String(decoding: bytes(column, text: true), as: UTF8.self))
+        }
+    }
+
     /// SQLite's `SQLITE_TRANSIENT` destructor: copy the bound bytes.
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 }

@@ -1,0 +1,48 @@
+import GRDB
+import GTFS
+
+/// Hands the rows an import changes to ``ImportOptions/changeHandler``, as ``RowChange`` values: from the
+/// merge walk of a diff (``TableDiff``), and from whole tables an import stores or removes.
+struct ChangeRecorder {
+    /// The feed's name, as the changes carry it.
+    let feedName: String
+    let handler: @Sendable (RowChange) -> Void
+
+    /// The columns that name a row of `file`'s table in a change: its key, or every column without one.
+    static func keyColumns(of file: GTFSFile) -> [String] {
+        let table = StoreTable(file)
+        return table.keyColumns.isEmpty ? table.columns : table.keyColumns
+    }
+
+    /// Reports every row of `feed` in `file`'s table as `kind`: the rows a table stored whole, or the rows
+    /// about to be removed.
+    /// - Throws: `DatabaseError`, `CancellationError`.
+    func reportRows(_ db: Database, of file: GTFSFile, feed: Int64, as kind: RowChange.Kind, isCancelled: () -> Bool) throws {
+        let columns = Self.keyColumns(of: file)
+        let rows = try RawStatement(
+            db, sql: "SELECT \(columns.joined(separator: ", ")) FROM main.\(file.rawValue) WHERE feed = \(feed)", cached: false)
+        defer { rows.reset() }
+        var count = 0
+        while try rows.step() {
+            count &+= 1
+            if count & 4095 == 0, isCancelled() { throw CancellationError() }
+            let key = columns.indices.map { RowChange.Field(column: columns[$0], value: rows.value(Int32($0))) }
+            handler(RowChange(kind: kind, file: file, feed: feedName, key: key))
+        }
+    }
+
+    /// Reports the current row of a diff's walk: `row` holds the table's `columns` in order (its key
+    /// columns at `keyPositions`); for an update, `old` holds the stored row.
+    func report(
+        _ kind: RowChange.Kind, of file: GTFSFile, columns: [String], keyPositions: [Int32], row: RawStatement, old: RawStatement? = nil
+    ) {
+        let key = keyPositions.map { RowChange.Field(column: columns[Int($0)], value: row.value($0)) }
+        var updates: [RowChange.Update] = []
+        if let old {
+            for (index, column) in columns.enumerated() where !MergeWalk.sameValue(old, row, Int32(index)) {
+                updates.append(RowChange.Update(column: column, old: old.value(Int32(index)), new: row.value(Int32(index))))
+            }
+        }
+        handler(RowChange(kind: kind, file: file, feed: feedName, key: key, updates: updates))
+    }
+}
