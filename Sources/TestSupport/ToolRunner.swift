@@ -90,10 +90,16 @@ public enum ToolRunner {
     ///   - arguments: its arguments.
     ///   - wrapper: a command line that runs the tool.
     ///   - directory: the working directory; the current one when `nil`.
+    ///   - environment: variables set (or replaced) in the tool's environment.
     /// - Returns: the running tool.
     /// - Throws: when the process cannot start.
-    public static func start(_ tool: String, _ arguments: [String], wrapper: [String] = [], directory: String? = nil) throws -> Running {
+    public static func start(
+        _ tool: String, _ arguments: [String], wrapper: [String] = [], directory: String? = nil, environment: [String: String] = [:]
+    ) throws -> Running {
         let process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        }
         let path = productsDirectory.appendingPathComponent(tool).path
         if wrapper.isEmpty {
             process.executableURL = URL(fileURLWithPath: path)
@@ -121,14 +127,16 @@ public enum ToolRunner {
     ///   - tool: the executable product's name.
     ///   - arguments: its arguments.
     ///   - stdin: its standard input (empty when `nil`).
-    ///   - wrapper: a command line that runs the tool (see ``start(_:_:wrapper:directory:)``).
+    ///   - wrapper: a command line that runs the tool (see ``start(_:_:wrapper:directory:environment:)``).
     ///   - directory: the working directory.
+    ///   - environment: variables set (or replaced) in the tool's environment.
     /// - Returns: what it printed and its status.
     /// - Throws: when the process cannot start.
     public static func run(
-        _ tool: String, _ arguments: [String], stdin: Data? = nil, wrapper: [String] = [], directory: String? = nil
+        _ tool: String, _ arguments: [String], stdin: Data? = nil, wrapper: [String] = [], directory: String? = nil,
+        environment: [String: String] = [:]
     ) throws -> Output {
-        let running = try start(tool, arguments, wrapper: wrapper, directory: directory)
+        let running = try start(tool, arguments, wrapper: wrapper, directory: directory, environment: environment)
         // Write stdin on another thread so a large output cannot dead-lock the pipes.
         let input = stdin ?? Data()
         let writer = Thread {

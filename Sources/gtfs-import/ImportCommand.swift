@@ -50,6 +50,12 @@ struct ImportCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "Write every inserted, updated and deleted row to FILE as JSON Lines (- for standard output).", valueName: "FILE"))
+    var changes: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "Fail, changing nothing, when more rows of one file are rejected than N, or than P% of its rows (default 50%).",
             valueName: "N|P%"))
     var maxRejected: RejectionLimitArgument?
@@ -82,6 +88,7 @@ struct ImportCommand: ParsableCommand {
         if inputs.contains("-") && table == nil { throw ValidationError("standard input (-) needs --table NAME") }
         if inputs.count > 1 && table != nil { throw ValidationError("--table applies to a single input") }
         if feed.isEmpty { throw ValidationError("--feed needs a name") }
+        if changes == "-" && json { throw ValidationError("--changes - and --json both write to standard output; give --changes a FILE") }
     }
 
     func run() throws {
@@ -91,9 +98,20 @@ struct ImportCommand: ParsableCommand {
         } catch let error as GTFSError {
             fail(error.description)
         }
-        if let errors, let problem = ErrorsFile.problem(errors, database: db, inputs: inputs) {
+        if let errors, let problem = OutputPath.problem(errors, database: db, inputs: inputs) {
             fail("--errors \(GTFSError.displayable(errors)) \(problem); nothing was imported")
         }
+        if let changes, changes != "-", let problem = OutputPath.problem(changes, database: db, inputs: inputs + [errors ?? "-"]) {
+            fail("--changes \(GTFSError.displayable(changes)) \(problem); nothing was imported")
+        }
+        let changeLog: ChangeLog?
+        do {
+            changeLog = try changes.map { try ChangeLog(path: $0) }
+        } catch {
+            fail("--changes: \(error); nothing was imported")
+        }
+        var options = self.options
+        if let changeLog { options.changeHandler = { changeLog.record($0) } }
 
         let progressQueue = DispatchQueue(label: "gtfs-import.progress")
         let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: db, queue: progressQueue)
@@ -107,8 +125,15 @@ struct ImportCommand: ParsableCommand {
         queue.addOperations([operation], waitUntilFinished: true)
         progressQueue.sync { line?.finish() }
 
+        if case .failure(let error)? = operation.result { changeLog?.discard(reason: error.description) }
         switch operation.result {
         case .success(let summary)?:
+            do {
+                try changeLog?.finish()
+            } catch {
+                StandardError.line("\(db) was imported, but the changes were not written: \(error)")
+                System.exit(GTFSImportCommand.Status.failed)
+            }
             try report(summary)
         case .failure(let error)?:
             if error.isCancellation, let signal = signals.received {
@@ -188,7 +213,9 @@ struct ImportCommand: ParsableCommand {
         if json {
             print(try SummaryJSON(summary, source: sourceName, database: db, exitStatus: status).text())
         } else if !quiet {
-            print(summary.report(source: sourceName, database: db), terminator: "")
+            // Standard output holds the changes when they go there.
+            let text = summary.report(source: sourceName, database: db)
+            if changes == "-" { StandardError.write(text) } else { print(text, terminator: "") }
         }
         if !quiet {
             for line in SummaryReport.firstWarnings(summary, errorsFile: errors) { StandardError.write(line + "\n") }

@@ -3,10 +3,11 @@ import GTFS
 
 import Platform
 
-/// The `--errors FILE` path, checked before the import starts: the errors are written after the commit,
-/// when a path that overwrites the database or the feed, or that cannot be written, would be found too late.
-enum ErrorsFile {
-    /// Why `path` cannot take the errors of an import of `inputs` into `database`, or `nil` when it can.
+/// A path an import writes besides its database (`--errors FILE`, `--changes FILE`), checked before the
+/// import starts: the file is written as or after the import commits, when a path that overwrites the
+/// database or the feed, or that cannot be written, would be found too late.
+enum OutputPath {
+    /// Why `path` cannot take output of an import of `inputs` into `database`, or `nil` when it can.
     static func problem(_ path: String, database: String, inputs: [String]) -> String? {
         let target = Location(path)
         for suffix in ["", "-wal", "-shm", "-journal", ".lock"] where target.isSame(as: Location(database + suffix)) {
