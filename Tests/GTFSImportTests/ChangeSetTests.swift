@@ -17,7 +17,7 @@ struct ChangeSetTests {
         var transfers: [(from: String, to: String)]? = nil
 
         /// The files; `shuffled` moves rows within `stop_times.txt` (a trip's rows no longer together).
-        func files(shuffled: Bool, random: inout SplitMix64) -> [String: String] {
+        func files(shuffled: Bool, random: inout Draws) -> [String: String] {
             var files: [String: String] = [:]
             files["agency.txt"] = "agency_id,agency_name,agency_url,agency_timezone\nA,VBB,https://vbb.de,Europe/Berlin\n"
             files["routes.txt"] = "route_id,agency_id,route_short_name,route_type\nR1,A,M4,900\nR2,A,S1,109\n"
@@ -44,14 +44,14 @@ struct ChangeSetTests {
             return files
         }
 
-        static func random(_ random: inout SplitMix64) -> Model {
+        static func random(_ random: inout Draws) -> Model {
             var model = Model()
             for index in 0 ..< 40 { model.stops["S\(index)"] = ("Stop \(index), Berlin", 52.5 + Double(index) / 1000) }
             for index in 0 ..< 30 {
                 let trip = "T\(index)"
                 model.trips[trip] = random.chance(50) ? "R1" : "R2"
-                model.stopTimes[trip] = (0 ..< Int(random.next() % 6 + 2)).map { step in
-                    (6 * 3600 + index * 300 + step * 120, "S\(Int(random.next() % 40))")
+                model.stopTimes[trip] = (0 ..< random.int(2 ... 7)).map { step in
+                    (6 * 3600 + index * 300 + step * 120, "S\(random.int(0 ... 39))")
                 }
             }
             if random.chance(50) { model.exceptions = [(20250501, 2), (20250601, 1)] }
@@ -61,20 +61,20 @@ struct ChangeSetTests {
 
         /// The next version: renamed, moved, removed and added stops; removed, added and retimed trips;
         /// a file added or removed.
-        func edited(_ random: inout SplitMix64) -> Model {
+        func edited(_ random: inout Draws) -> Model {
             var model = self
             for id in stops.keys.sorted() {
                 if random.chance(10) { model.stops[id]?.name += " (neu)" }
                 if random.chance(5) { model.stops[id]?.lat += 0.001 }
                 if random.chance(5) { model.stops[id] = nil }
             }
-            for index in 0 ..< Int(random.next() % 4) { model.stops["N\(index)"] = ("New \(index)", 52.6) }
+            for index in 0 ..< random.int(0 ... 3) { model.stops["N\(index)"] = ("New \(index)", 52.6) }
             for trip in trips.keys.sorted() {
                 if random.chance(10) {
                     model.trips[trip] = nil
                     model.stopTimes[trip] = nil
                 } else if random.chance(20), var times = model.stopTimes[trip] {
-                    let position = Int(random.next() % UInt64(times.count))
+                    let position = random.int(0 ... times.count - 1)
                     times[position].seconds += 60
                     if random.chance(30) { times.append((times[times.count - 1].seconds + 120, "S0")) }
                     if random.chance(30) && times.count > 2 { times.removeLast() }
@@ -83,7 +83,7 @@ struct ChangeSetTests {
                     model.trips[trip] = model.trips[trip] == "R1" ? "R2" : "R1"
                 }
             }
-            for index in 0 ..< Int(random.next() % 3) {
+            for index in 0 ..< random.int(0 ... 2) {
                 model.trips["X\(index)"] = "R1"
                 model.stopTimes["X\(index)"] = [(9 * 3600, "S5"), (9 * 3600 + 300, "S6")]
             }
@@ -168,7 +168,7 @@ struct ChangeSetTests {
 
     @Test("Seeded random edits: the incremental import's changes are the difference, row for row", arguments: 1 ... 8)
     func randomEdits(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
+        var random = Draws(seed: seed)
         let old = Model.random(&random)
         let new = old.edited(&random)
         let oldFiles = old.files(shuffled: random.chance(30), random: &random)
@@ -198,7 +198,7 @@ struct ChangeSetTests {
 
     @Test("A full import reports every stored row it removes and every row it stores; an unchanged feed none")
     func fullAndUnchanged() throws {
-        var random = SplitMix64(seed: 42)
+        var random = Draws(seed: 42)
         let files = Model.random(&random).files(shuffled: false, random: &random)
         let folder = try TemporaryFolder()
         let path = folder.file("full.sqlite")
@@ -215,28 +215,5 @@ struct ChangeSetTests {
         #expect(full.changes.filter { $0.kind == .delete }.count == rows)
         #expect(full.changes.filter { $0.kind == .insert }.count == rows)
         #expect(Set(full.changes.filter { $0.kind == .delete }.map(\.key)) == Set(first.changes.map(\.key)))
-    }
-}
-
-/// A seeded generator (SplitMix64), so a failing seed can be run again.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }
-
-    mutating func shuffled<T>(_ items: [T]) -> [T] {
-        var result = items
-        for index in stride(from: result.count - 1, to: 0, by: -1) { result.swapAt(index, Int(next() % UInt64(index + 1))) }
-        return result
     }
 }
