@@ -16,13 +16,16 @@ struct ImportProgressTests {
         progress.phase = .loading
         progress.totalBytes = 1000
         progress.bytesRead = 10
-        progress.elapsed = .seconds(10)
+        progress.loadingElapsed = .seconds(10)
         #expect(progress.estimatedTimeRemaining == nil, "1% of the input says little")
         progress.bytesRead = 100
-        progress.elapsed = .seconds(2)
-        #expect(progress.estimatedTimeRemaining == nil, "2 seconds say little")
-        progress.elapsed = .seconds(4)
+        progress.loadingElapsed = .seconds(2)
+        progress.elapsed = .seconds(12)
+        #expect(progress.estimatedTimeRemaining == nil, "2 seconds of rows say little, after 10 s of removing old rows")
+        progress.loadingElapsed = .seconds(4)
         #expect(progress.estimatedTimeRemaining == .seconds(36))
+        progress.rowsByTable = [.stops: 300, .trips: 100]
+        #expect(progress.rowsPerSecond == 100, "the rate counts the time rows went in")
         progress.totalBytes = nil
         #expect(progress.estimatedTimeRemaining == nil, "the size of standard input is unknown")
         progress.totalBytes = 1000
@@ -52,14 +55,25 @@ struct ImportProgressTests {
 
         var options = ImportOptions()
         options.update = .full
-        let again = ImportOperation(source: source, store: store, options: options)
+        let loading = Mutex<[ImportProgress]>([])
+        let finished = DispatchSemaphore(value: 0)
+        let again = ImportOperation(source: source, store: store, options: options, progressQueue: DispatchQueue(label: "test.progress")) { progress in
+            if progress.phase == .loading { loading.withLock { $0.append(progress) } }
+            if progress.phase == .finished { finished.signal() }
+        }
         let phases = Mutex<[ImportProgress.Phase]>([])
         again.observePhases { phase, _ in
             phases.withLock { if $0.last != phase { $0.append(phase) } }
+            // Removing the rows takes a while: the rates must not count it.
+            if phase == .removingRows { Thread.sleep(forTimeInterval: 0.3) }
         }
         again.start()
         _ = try #require(try again.result?.get())
+        #expect(finished.wait(timeout: .now() + 10) == .success)
         #expect(phases.withLock { $0 }.prefix(2) == [.removingRows, .loading])
+        let reports = loading.withLock { $0 }
+        #expect(!reports.isEmpty)
+        #expect(reports.allSatisfy { $0.loadingElapsed > .zero && $0.elapsed - $0.loadingElapsed >= .milliseconds(300) })
     }
 
     @Test("The summary's report: what went where, a row per file, the phases; an import that changed nothing says so first")

@@ -63,6 +63,7 @@ struct ImportWriter {
     /// check that no other import changed the feed since it was planned, and for a full import the
     /// removal of the feed's earlier rows (with their counts) and of the indexes rebuilt at the end.
     mutating func begin(_ db: Database, dropsIndexes: Bool) throws {
+        defer { state.rowsStart = .now }
         feed = try FeedCatalog.id(db, name: options.feed)
         let importID = try Int64.fetchOne(db, sql: "SELECT import_id FROM feeds WHERE feed = ?", arguments: [feed])
         if let existing = plan.existing, existing.importID != importID {

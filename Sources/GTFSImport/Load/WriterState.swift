@@ -9,6 +9,8 @@ struct WriterState {
     let startDate: Date
     /// When writing began (after an incremental import's hashing): the start of the load phase.
     let loadStart: ContinuousClock.Instant = .now
+    /// When rows began to go in (after a full import removed the feed's old rows), for the rates.
+    var rowsStart: ContinuousClock.Instant?
     /// Rows stored per table, for progress.
     private(set) var rowsByTable: [GTFSFile: Int] = [:]
     /// Rows stored and refused per file name.
@@ -133,7 +135,9 @@ struct WriterState {
         progress.totalBytes = totalBytes >= 0 ? totalBytes : nil
         progress.rowsByTable = rowsByTable
         progress.finishedFiles = finishedFiles
-        progress.elapsed = .now - start
+        let now = ContinuousClock.now
+        progress.elapsed = now - start
+        progress.loadingElapsed = rowsStart.map { now - $0 } ?? .zero
         return progress
     }
 

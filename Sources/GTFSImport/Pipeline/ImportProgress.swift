@@ -42,6 +42,9 @@ public struct ImportProgress: Sendable {
     public var rowsByTable: [GTFSFile: Int] = [:]
     /// Time since the import started.
     public var elapsed: Duration = .zero
+    /// Time since rows began to go in: ``elapsed`` without the phases before (waiting for another import,
+    /// hashing the files, removing a feed's old rows), so that the rate and the estimate count rows only.
+    public var loadingElapsed: Duration = .zero
     /// The files loaded completely so far, in load order: a file is complete when the next one begins or
     /// loading ends. Files without rows do not appear.
     public var finishedFiles: [FinishedFile] = []
@@ -70,21 +73,21 @@ public struct ImportProgress: Sendable {
         return min(1, Double(bytesRead) / Double(totalBytes))
     }
 
-    /// Rows stored per second so far.
+    /// Rows stored per second since rows began to go in (``loadingElapsed``).
     public var rowsPerSecond: Double {
-        let seconds = elapsed / .seconds(1)
+        let seconds = loadingElapsed / .seconds(1)
         return seconds > 0 ? Double(rowsStored) / seconds : 0
     }
 
-    /// The time the rest of the input should take at the rate so far: while loading, once the rate means
+    /// The time the rest of the input should take at the rate so far (since rows began to go in): while loading, once the rate means
     /// something (after ``estimateAfter`` and ``estimateAfterFraction`` of the input); `nil` before, and
     /// when the input's size is unknown. The first rows, of small files read while the pipeline fills,
     /// would give wild estimates.
     public var estimatedTimeRemaining: Duration? {
-        guard phase == .loading, let totalBytes, totalBytes > 0, bytesRead > 0, elapsed >= Self.estimateAfter,
+        guard phase == .loading, let totalBytes, totalBytes > 0, bytesRead > 0, loadingElapsed >= Self.estimateAfter,
             Double(bytesRead) / Double(totalBytes) >= Self.estimateAfterFraction
         else { return nil }
-        return elapsed * (Double(max(0, totalBytes - bytesRead)) / Double(bytesRead))
+        return loadingElapsed * (Double(max(0, totalBytes - bytesRead)) / Double(bytesRead))
     }
 
     /// The time before ``estimatedTimeRemaining`` gives an estimate.
