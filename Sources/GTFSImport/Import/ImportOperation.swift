@@ -64,6 +64,12 @@ public final class ImportOperation: Operation, @unchecked Sendable {
     /// the next import into `path` deletes what a killed one left. A file created at `path` by someone
     /// else meanwhile is left alone; the import then fails and says so.
     ///
+    /// A full import (``ImportOptions/Update/full``) of a whole feed into a file that holds only that feed
+    /// and that no connection has open is built the same way and renamed over the old file, its `imports`
+    /// history carried over: as fast as a first import, where replacing the rows in place writes every
+    /// page twice. When a connection has the file open, the feed is replaced in place, so that connection
+    /// sees the new rows after the commit.
+    ///
     /// - Parameters:
     ///   - source: the feed.
     ///   - databasePath: the SQLite file; opening errors become the operation's ``ImportError/store(_:)``

@@ -95,6 +95,13 @@ final class ImportRun: Sendable {
             if options.mode == .atomic, let newFile = try NewDatabaseFile.begin(at: file) {
                 return try importIntoNewFile(newFile, plan: plan(imported, existing: nil, incremental: false), start, startDate)
             }
+            let full = plan(imported, existing: nil, incremental: false)
+            if options.mode == .atomic, options.update == .full, options.changeHandler == nil, source.isWholeFeed,
+                Set(full.replaced) == Set(GTFSFile.allCases), let probe = ReplacedDatabase.probe(file, feed: options.feed)
+            {
+                try DiskSpace.check(entries, databasePath: file)
+                if let summary = try importReplacing(file, probe: probe, plan: full, start, startDate) { return summary }
+            }
             store = try GTFSStore(path: path)
         }
         // From here on every outcome is recorded in `imports`.
@@ -145,13 +152,41 @@ final class ImportRun: Sendable {
         }
     }
 
+    /// A full import that replaces the only feed of a file no one has open: built aside and renamed over
+    /// it (see ``ReplacedDatabase``).
+    /// - Returns: the summary, or `nil` when the file turned out not to be replaceable (opened meanwhile):
+    ///   nothing changed, and the import runs in place.
+    private func importReplacing(
+        _ file: String, probe: ReplacedDatabase.Probe, plan: ImportPlan, _ start: ContinuousClock.Instant, _ startDate: Date
+    ) throws -> ImportSummary? {
+        guard let newFile = try NewDatabaseFile.begin(at: file, replacing: true) else { return nil }
+        do {
+            return try load(into: newFile.queue, plan, start, startDate, replacedRows: probe.rows) {
+                try ReplacedDatabase.carryOver(from: file, into: newFile, probe: probe)
+                try self.pipeline.checkCancelled()
+                try ReplacedDatabase.switchIn(newFile, at: file)
+            }
+        } catch is ReplacedDatabase.NotReplaceable {
+            newFile.discard()
+            return nil
+        } catch {
+            newFile.discard()
+            // The old file is as it was: its history records the failure, as an import in place would.
+            if let store = try? GTFSStore(path: file) {
+                recordFailure(error, store: store, kind: .full, startDate: startDate)
+                try? store.close()
+            }
+            throw error
+        }
+    }
+
     /// Parses the tables the plan reads and stores them under the commit policy the options ask for.
     ///
     /// `afterCommit` runs once the import has committed, before the summary's duration is taken and the
     /// `finished` progress is reported.
     private func load(
         into database: any DatabaseWriter, _ plan: ImportPlan, _ start: ContinuousClock.Instant, _ startDate: Date,
-        afterCommit: () throws -> Void = {}
+        replacedRows: [GTFSFile: Int] = [:], afterCommit: () throws -> Void = {}
     ) throws -> ImportSummary {
         var parseOptions = options.parseOptions
         parseOptions.tables = plan.incremental ? plan.tablesToParse : nil
@@ -160,6 +195,7 @@ final class ImportRun: Sendable {
         var writer = ImportWriter(
             plan: plan, databasePath: databasePath, options: options, source: source, pipeline: pipeline, channel: channel,
             reporter: reporter, start: start, startDate: startDate, observe: observe)
+        writer.replacedRows = replacedRows
         var summary = ImportSummary()
         summary.feed = options.feed
         summary.kind = plan.incremental ? .incremental : .full

@@ -32,11 +32,13 @@ final class NewDatabaseFile: Sendable {
     /// Creates the temporary file and its schema, when nothing exists at `path`.
     ///
     /// - Parameter path: where the store goes.
-    /// - Returns: `nil` when `path` exists (or cannot be examined): the import then opens it as a store.
+    /// - Parameter replacing: whether the store replaces a file at `path` (see ``ReplacedDatabase``).
+    /// - Returns: `nil` when `path` exists (or cannot be examined) and `replacing` is false: the import
+    ///   then opens it as a store.
     /// - Throws: `DatabaseError` or ``ImportError/database(path:message:)`` when the temporary file cannot be
     ///   created next to `path` (a missing or read-only directory).
-    static func begin(at path: String) throws -> NewDatabaseFile? {
-        guard isFree(path) else { return nil }
+    static func begin(at path: String, replacing: Bool = false) throws -> NewDatabaseFile? {
+        guard replacing || isFree(path) else { return nil }
         var temporaryPath = ""
         var descriptor: Int32 = -1
         for _ in 0 ..< 8 where descriptor < 0 {
@@ -90,10 +92,12 @@ final class NewDatabaseFile: Sendable {
 
     /// Turns the committed store into a WAL database, flushes it to disk and gives it its path.
     ///
+    /// - Parameter replacing: whether to rename it over the file at the path (whose exclusive lock the
+    ///   caller holds) instead of taking a free path.
     /// - Throws: ``ImportError/database(path:message:)`` when another process created `path` meanwhile
     ///   (that file is left alone), or when a step fails. The path then holds nothing new; the caller
     ///   discards the temporary file with ``discard()``.
-    func install() throws {
+    func install(replacing: Bool = false) throws {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
@@ -105,7 +109,14 @@ final class NewDatabaseFile: Sendable {
         // The errno of a failed fsync, read inside the lock, before unlocking can touch it.
         let flushError = lock.withLock { fsync($0) == 0 ? 0 : errno }
         guard flushError == 0 else { throw Self.systemError(path, "cannot flush \(temporaryPath) to disk", flushError) }
-        try link()
+        if replacing {
+            guard rename(temporaryPath, path) == 0 else {
+                let code = errno
+                throw Self.systemError(path, "cannot rename \(temporaryPath) to \(path)", code)
+            }
+        } else {
+            try link()
+        }
         syncDirectory()
         releaseLock()
     }

@@ -31,6 +31,9 @@ struct ImportWriter {
     private var directTables: Set<GTFSFile> = []
     /// Told of every row the import changes, when the options ask for them.
     private let changes: ChangeRecorder?
+    /// The feed's rows per table in the file this import replaces whole (see ``ReplacedDatabase``): they
+    /// count as deleted.
+    var replacedRows: [GTFSFile: Int] = [:]
 
     init(
         plan: ImportPlan, databasePath: String, options: ImportOptions, source: FeedSource, pipeline: ImportPipeline,
@@ -71,6 +74,9 @@ struct ImportWriter {
                 path: databasePath, message: "feed \(options.feed) was changed by another import meanwhile; nothing was written, run the import again")
         }
         guard !plan.incremental else { return }
+        for (file, count) in replacedRows where count > 0 {
+            state.changesByTable[file, default: TableChanges()].deleted = count
+        }
         if dropsIndexes { try GTFSSchema.dropIndexes(db, on: Set(plan.replaced)) }
         if let existing = plan.existing, !existing.tablesWithRows.isDisjoint(with: plan.replaced) {
             report(.removingRows)
