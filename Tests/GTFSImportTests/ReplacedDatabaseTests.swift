@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GTFS
 @testable import GTFSImport
+import Synchronization
 import TestSupport
 import Testing
 
@@ -99,6 +100,37 @@ struct ReplacedDatabaseTests {
         _ = try #require(Self.run(feed, into: own)).get()
         #expect(try Self.inode(own) == ownInode)
         #expect(try DatabaseQueue(path: own).read { db in try String.fetchOne(db, sql: "SELECT note FROM my_notes") } == "keep me")
+    }
+
+    @Test("A connection opened while the new file is built: the switch is given up, and the feed replaced in place")
+    func openedDuringTheBuild() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("feed.sqlite")
+        let first = try FeedFiles.directory(FeedFiles.feed(stops: 20), in: folder, name: "first")
+        let second = try FeedFiles.directory(FeedFiles.feed(stops: 30, namePrefix: "Halt"), in: folder, name: "second")
+        _ = try #require(Self.run(first, into: path, full: false)).get()
+        let inode = try Self.inode(path)
+        var options = ImportOptions()
+        options.update = .full
+        let operation = ImportOperation(source: try FeedSource(path: second), databasePath: path, options: options)
+        let reader = Mutex<DatabaseQueue?>(nil)
+        operation.observePhases { phase, _ in
+            guard phase == .buildingIndexes else { return }
+            reader.withLock { reader in
+                guard reader == nil, let queue = try? DatabaseQueue(path: path) else { return }
+                _ = try? queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM stops") }
+                reader = queue
+            }
+        }
+        operation.start()
+        let summary = try #require(operation.result).get()
+        let queue = try #require(reader.withLock { $0 })
+        #expect(try Self.inode(path) == inode, "replaced in place")
+        #expect(summary.table(.stops)?.rowsStored == 30)
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM stops WHERE stop_name LIKE 'Halt%'") } == 30)
+        #expect(try Self.imports(path).count == 2)
+        try queue.close()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains(".importing-") })
     }
 
     @Test("A failed replacement leaves the old file as it was, records the failure, and leaves no file beside it")

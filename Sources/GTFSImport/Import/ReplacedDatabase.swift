@@ -58,6 +58,8 @@ enum ReplacedDatabase {
         try newFile.queue.writeWithoutTransaction { db in
             guard probe.objects.isSubset(of: try schemaObjects(db)) else { throw NotReplaceable() }
             do {
+                // As in switchIn: a reader that stays open keeps the import in place, after a moment.
+                try db.execute(sql: "PRAGMA busy_timeout = 1000")
                 try db.execute(sql: "ATTACH DATABASE ? AS gtfs_replaced", arguments: [path])
             } catch {
                 throw NotReplaceable()
