@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GTFS
 import GTFSImport
+import Synchronization
 import ToolSupport
 
 import Platform
@@ -16,8 +17,9 @@ struct DiffCommand: ParsableCommand {
         discussion: """
             OLD and NEW are each a directory, a .zip feed or a single GTFS file. One line per inserted, \
             updated or deleted row (table, key, and for an update the columns with their old and new \
-            values), then a line that counts them per table. Rows rejected as invalid in either version are \
-            not compared (a warning says how many). The temporary database lives in $TMPDIR.
+            values), then a line that counts them per table. Rows rejected as invalid are left out of their \
+            version (a warning says how many), so a key valid in one version only shows as inserted or \
+            deleted. The temporary database lives in $TMPDIR and is removed at the end.
 
             Exit status: 0 the versions hold the same rows, 1 they differ, 2 trouble (a usage error, an \
             unreadable feed); 130 or 143 when cancelled by SIGINT or SIGTERM.
@@ -44,63 +46,89 @@ struct DiffCommand: ParsableCommand {
         do {
             sources = (try FeedSource(path: old, table: table), try FeedSource(path: new, table: table))
         } catch {
-            Self.trouble("\(error)")
+            throw Self.trouble("\(error)")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gtfs-diff-\(UUID().uuidString)").path
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         } catch {
-            Self.trouble("cannot create a temporary folder in \(FileManager.default.temporaryDirectory.path): \(error.localizedDescription)")
+            throw Self.trouble("cannot create a temporary folder in \(FileManager.default.temporaryDirectory.path): \(error.localizedDescription)")
         }
+        // Every way out below throws, so the temporary database goes whatever happens.
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let database = folder + "/diff.sqlite"
         let log: ChangeLog
         do {
             log = try ChangeLog(path: "-")
         } catch {
-            Self.trouble("\(error)")
+            throw Self.trouble("\(error)")
         }
-
+        let signals = Signals()
         var options = ImportOptions()
         options.checksReferences = false
         // The rejection limit is for keeping a database whole; here every version is read as it is.
         options.maxRejected = .rows(.max)
-        let first = Self.importFeed(sources.old, name: old, into: database, options: options)
+        let first = try Self.importFeed(sources.old, name: old, into: database, options: options, signals: signals)
         options.changeHandler = { log.record($0) }
-        let second = Self.importFeed(sources.new, name: new, into: database, options: options)
+        let second: ImportSummary
         do {
+            second = try Self.importFeed(sources.new, name: new, into: database, options: options, signals: signals)
             try log.finish()
+        } catch let error as ChangeLogError {
+            throw Self.trouble("\(error)")
         } catch {
-            Self.trouble("\(error)")
+            log.discard(reason: "\(new): the import failed")
+            throw error
         }
         for (name, summary) in [(old, first), (new, second)] where summary.rowsRejected > 0 {
-            StandardError.line("\(name): \(Format.count(summary.rowsRejected)) rows rejected as invalid were not compared")
+            StandardError.line(
+                "\(name): \(Format.count(summary.rowsRejected)) invalid rows were rejected: a key valid in one version only shows as inserted or deleted")
         }
         if !log.isEmpty { throw ExitCode(1) }
     }
 
-    /// Imports `source` into `database` and returns the summary; exits on a failure or a signal.
-    private static func importFeed(_ source: FeedSource, name: String, into database: String, options: ImportOptions) -> ImportSummary {
+    /// The signal handler for both imports, cancelling whichever runs.
+    private final class Signals: Sendable {
+        /// The import running.
+        final class Current: Sendable {
+            let operation = Mutex<ImportOperation?>(nil)
+        }
+
+        let current = Current()
+        let cancellation: SignalCancellation
+
+        init() {
+            let current = self.current
+            cancellation = SignalCancellation { current.operation.withLock { $0 }?.cancel() }
+        }
+    }
+
+    /// Imports `source` into `database` and returns the summary.
+    /// - Throws: `ExitCode` after saying why on standard error: 2 for a failure, 128 + the signal's number
+    ///   for a cancel by a signal.
+    private static func importFeed(
+        _ source: FeedSource, name: String, into database: String, options: ImportOptions, signals: Signals
+    ) throws -> ImportSummary {
         let operation = ImportOperation(source: source, databasePath: database, options: options, progressQueue: .global())
-        let signals = SignalCancellation { operation.cancel() }
+        signals.current.operation.withLock { $0 = operation }
         OperationQueue().addOperations([operation], waitUntilFinished: true)
         switch operation.result {
         case .success(let summary)?:
             return summary
         case .failure(let error)?:
-            if error.isCancellation, let signal = signals.received {
+            if error.isCancellation, let signal = signals.cancellation.received {
                 StandardError.line("cancelled by \(signal.name)")
-                System.exit(signal.exitStatus)
+                throw ExitCode(signal.exitStatus)
             }
-            trouble("\(name): \(error)")
+            throw trouble("\(name): \(error)")
         case nil:
-            trouble("the import of \(name) did not run")
+            throw trouble("the import of \(name) did not run")
         }
     }
 
-    /// Says `message` on standard error and exits with status 2, `diff`'s status for trouble.
-    private static func trouble(_ message: String) -> Never {
+    /// Says `message` on standard error; the error to throw, status 2, `diff`'s status for trouble.
+    private static func trouble(_ message: String) -> ExitCode {
         StandardError.line(message)
-        System.exit(2)
+        return ExitCode(2)
     }
 }

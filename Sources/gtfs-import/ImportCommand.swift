@@ -88,6 +88,9 @@ struct ImportCommand: ParsableCommand {
         if inputs.contains("-") && table == nil { throw ValidationError("standard input (-) needs --table NAME") }
         if inputs.count > 1 && table != nil { throw ValidationError("--table applies to a single input") }
         if feed.isEmpty { throw ValidationError("--feed needs a name") }
+        if changes != nil && batchCommit != nil {
+            throw ValidationError("--changes needs an atomic import: it cannot be combined with --batch-commit")
+        }
         if changes == "-" && json { throw ValidationError("--changes - and --json both write to standard output; give --changes a FILE") }
     }
 
@@ -144,6 +147,7 @@ struct ImportCommand: ParsableCommand {
             if case .busy = error { fail("\(error); nothing was imported (--wait SECONDS waits for it)") }
             fail(error.isCancellation ? error.description : "\(error); nothing was imported")
         case nil:
+            changeLog?.discard(reason: "the import did not run")
             fail("the import did not run")
         }
     }
@@ -172,7 +176,7 @@ struct ImportCommand: ParsableCommand {
         guard case .invalidOption(let message) = error else { return error.description }
         let names = [
             "chunkSize": "--chunk-size", "maxIDLength": "--max-id-length", "maxTextLength": "--max-text-length",
-            "maxRejected": "--max-rejected", "feed": "--feed",
+            "maxRejected": "--max-rejected", "feed": "--feed", "changeHandler": "--changes",
         ]
         guard let colon = message.firstIndex(of: ":"), let name = names[String(message[..<colon])] else { return message }
         return name + message[colon...]

@@ -113,6 +113,8 @@ struct GTFSImportChangesTests {
         }
         let both = try ToolRunner.run("gtfs-import", ["--db", db, "--changes", "-", "--json", Self.subset])
         #expect(both.status == 2 && both.stderr.contains("standard output"))
+        let batched = try ToolRunner.run("gtfs-import", ["--db", db, "--changes", "-", "--batch-commit", "100", Self.subset])
+        #expect(batched.status == 2 && batched.stderr.contains("--batch-commit"))
 
         // A strict import that fails: the database as it was, no changes file and no temporary file.
         let broken = folder.file("broken")
@@ -157,6 +159,10 @@ struct GTFSImportChangesTests {
 
         let missing = try ToolRunner.run("gtfs-import", ["diff", Self.subset, folder.file("nothing")], environment: environment)
         #expect(missing.status == 2 && missing.stderr.contains("does not exist"))
+        // A new version that fails to import after the old one went in: trouble, and nothing left behind.
+        let broken = try folder.write("this is not a zip archive", name: "broken.zip")
+        let failed = try ToolRunner.run("gtfs-import", ["diff", Self.subset, broken], environment: environment)
+        #expect(failed.status == 2 && failed.stderr.contains("broken.zip"), "\(failed.stderr)")
         let usage = try ToolRunner.run("gtfs-import", ["diff", Self.subset])
         #expect(usage.status == 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "the temporary database is removed")

@@ -196,6 +196,16 @@ struct ChangeSetTests {
         }
     }
 
+    @Test("Changes are reported only for atomic imports")
+    func batchedRefused() {
+        var options = ImportOptions()
+        options.changeHandler = { _ in }
+        options.mode = .batched(rowsPerCommit: 1000)
+        #expect(throws: ImportError.self) { try options.validate() }
+        options.mode = .atomic
+        #expect(throws: Never.self) { try options.validate() }
+    }
+
     @Test("A full import reports every stored row it removes and every row it stores; an unchanged feed none")
     func fullAndUnchanged() throws {
         var random = Draws(seed: 42)

@@ -99,7 +99,7 @@ public struct ImportOptions: Sendable {
     /// Imports of one database run one after the other, whichever process runs them.
     public var lockWait: Duration?
     /// Told of every row the import inserts, updates or deletes (see ``RowChange``), on the import's writer
-    /// thread, in table order, before the import commits: an import that then fails or is cancelled
+    /// thread, table by table, before the import commits (atomic imports only): an import that then fails or is cancelled
     /// changes nothing, and its reported changes did not happen. An incremental import reports the rows
     /// that differ; a full import every stored row it removes and every row it stores. `nil` (the
     /// default): none are reported, and the import does no work for them.
@@ -147,5 +147,10 @@ public struct ImportOptions: Sendable {
         default: break
         }
         if let lockWait, lockWait < .zero { throw .invalidOption("lockWait: \(lockWait) is negative") }
+        // Batched commits keep what they committed when a later batch fails: the changes reported up to
+        // then would be half true.
+        if case .batched = mode, changeHandler != nil {
+            throw .invalidOption("changeHandler: the changes are reported only for atomic imports, not with batched commits")
+        }
     }
 }

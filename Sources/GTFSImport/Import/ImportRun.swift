@@ -161,10 +161,12 @@ final class ImportRun: Sendable {
     ) throws -> ImportSummary? {
         guard let newFile = try NewDatabaseFile.begin(at: file, replacing: true) else { return nil }
         do {
+            try ReplacedDatabase.keepFeedNumber(probe, feed: options.feed, in: newFile)
             return try load(into: newFile.queue, plan, start, startDate, replacedRows: probe.rows) {
-                try ReplacedDatabase.carryOver(from: file, into: newFile, probe: probe)
+                try ReplacedDatabase.carryOver(from: file, into: newFile)
                 try self.pipeline.checkCancelled()
-                try ReplacedDatabase.switchIn(newFile, at: file)
+                try newFile.prepare()
+                try ReplacedDatabase.switchIn(newFile, at: file, probe: probe)
             }
         } catch is ReplacedDatabase.NotReplaceable {
             newFile.discard()

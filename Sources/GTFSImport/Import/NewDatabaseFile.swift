@@ -92,12 +92,18 @@ final class NewDatabaseFile: Sendable {
 
     /// Turns the committed store into a WAL database, flushes it to disk and gives it its path.
     ///
-    /// - Parameter replacing: whether to rename it over the file at the path (whose exclusive lock the
-    ///   caller holds) instead of taking a free path.
     /// - Throws: ``ImportError/database(path:message:)`` when another process created `path` meanwhile
     ///   (that file is left alone), or when a step fails. The path then holds nothing new; the caller
     ///   discards the temporary file with ``discard()``.
-    func install(replacing: Bool = false) throws {
+    func install() throws {
+        try prepare()
+        try place(replacing: false)
+    }
+
+    /// Turns the committed store into a WAL database, closes it and flushes it to disk: what ``place(replacing:)``
+    /// then names is complete.
+    /// - Throws: ``ImportError/database(path:message:)`` when a step fails.
+    func prepare() throws {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
@@ -109,6 +115,21 @@ final class NewDatabaseFile: Sendable {
         // The errno of a failed fsync, read inside the lock, before unlocking can touch it.
         let flushError = lock.withLock { fsync($0) == 0 ? 0 : errno }
         guard flushError == 0 else { throw Self.systemError(path, "cannot flush \(temporaryPath) to disk", flushError) }
+    }
+
+    /// Gives the prepared file the owner, group and permissions of `status` (the file it replaces).
+    /// - Returns: whether it could (changing the owner needs to be that owner, or root).
+    func takeOwnership(of status: stat) -> Bool {
+        lock.withLock { descriptor in
+            fchown(descriptor, status.st_uid, status.st_gid) == 0 && fchmod(descriptor, status.st_mode & 0o7777) == 0
+        }
+    }
+
+    /// Gives the prepared file its path: a free one, or the file it replaces (whose exclusive lock the
+    /// caller holds).
+    /// - Throws: ``ImportError/database(path:message:)`` when another process created `path` meanwhile
+    ///   (not replacing: that file is left alone), or when the rename fails.
+    func place(replacing: Bool) throws {
         if replacing {
             guard rename(temporaryPath, path) == 0 else {
                 let code = errno

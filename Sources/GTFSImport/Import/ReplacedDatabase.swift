@@ -1,26 +1,33 @@
 import GRDB
 import GTFS
 
+import Platform
+
 /// A full import that replaces the only feed of a store no one else has open: the new store is built
 /// aside like a first import (``NewDatabaseFile``), written once, and renamed over the old file, instead
 /// of deleting and rewriting every row through the WAL, which writes each page twice.
 ///
 /// The old file must hold exactly the imported feed (or none), in this build's schema, with nothing the
-/// schema does not create, and no connection may have it open: SQLite refuses an exclusive lock while
-/// one does, and the switch happens under that lock. Otherwise the import replaces the feed in place.
-/// The old file's `imports` history is carried over, so the new file continues it.
+/// schema does not create, one name (no hard link), an owner the import can give the new file, and no
+/// connection that has it open: SQLite refuses an exclusive lock while one does, and the switch happens
+/// under that lock. Otherwise the import replaces the feed in place. The new file keeps the feed's
+/// number, the old file's owner and permissions, and its `imports` history.
 enum ReplacedDatabase {
     /// What the old file holds, read under an exclusive lock (which proved no one else had it open).
     struct Probe {
-        /// Its tables, indexes, views and triggers.
-        let objects: Set<String>
         /// The rows each table held of the feed, as the catalog counts them.
         let rows: [GTFSFile: Int]
+        /// The feed's number, kept by the new file; `nil` when the file held no feed.
+        let feedID: Int64?
+        /// The file's owner, group and permissions, given to the new file.
+        let status: stat
     }
 
     /// Reads the old file at `path` when a full import of `feed` may replace it; `nil` when it may not
-    /// (another feed, another schema version, another connection).
+    /// (another feed, another schema version, objects of the user's, another connection, another owner).
     static func probe(_ path: String, feed: String) -> Probe? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_nlink == 1, geteuid() == 0 || status.st_uid == geteuid() else { return nil }
         var configuration = Configuration()
         configuration.label = "GTFSStore.replaced"
         configuration.busyMode = .immediateError
@@ -31,15 +38,16 @@ enum ReplacedDatabase {
             guard try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal",
                 try Int.fetchOne(db, sql: "SELECT value FROM gtfs_meta WHERE key = 'schema_version'") == GTFSSchema.version,
                 try GTFSSchema.migrator.appliedIdentifiers(db) == Set(GTFSSchema.migrator.migrations),
-                try String.fetchOne(db, sql: "SELECT value FROM gtfs_meta WHERE key = 'timetable_stale'") == nil
+                try String.fetchOne(db, sql: "SELECT value FROM gtfs_meta WHERE key = 'timetable_stale'") == nil,
+                try schemaObjects(db).isSubset(of: storeObjects)
             else { return nil }
-            let feeds = try String.fetchAll(db, sql: "SELECT name FROM feeds")
-            guard feeds.allSatisfy({ $0 == feed }) else { return nil }
+            let feeds = try Row.fetchAll(db, sql: "SELECT feed, name FROM feeds")
+            guard feeds.allSatisfy({ $0["name"] == feed }) else { return nil }
             var rows: [GTFSFile: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT table_name, rows_stored FROM feed_tables") {
                 if let file = GTFSFile(rawValue: row["table_name"]) { rows[file] = row["rows_stored"] }
             }
-            return Probe(objects: try schemaObjects(db), rows: rows)
+            return Probe(rows: rows, feedID: feeds.first?["feed"], status: status)
         }
     }
 
@@ -48,15 +56,29 @@ enum ReplacedDatabase {
         Set(try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE name NOT LIKE 'sqlite_%'"))
     }
 
+    /// What a store of this build holds: its schema with the indexes built after a load.
+    static let storeObjects: Set<String> = {
+        guard let queue = try? DatabaseQueue(), (try? GTFSSchema.migrator.migrate(queue)) != nil else { return [] }
+        return (try? queue.write { db in
+            try GTFSSchema.createIndexes(db)
+            return try schemaObjects(db)
+        }) ?? []
+    }()
+
+    /// Gives the new store the feed's number, before the import creates the feed.
+    static func keepFeedNumber(_ probe: Probe, feed: String, in newFile: NewDatabaseFile) throws {
+        guard let id = probe.feedID else { return }
+        try newFile.queue.write { db in try db.execute(sql: "INSERT INTO feeds (feed, name) VALUES (?, ?)", arguments: [id, feed]) }
+    }
+
     /// Why the switch could not happen: the import then runs in place.
     struct NotReplaceable: Error {}
 
     /// Moves the old file's `imports` history into the new store (committed, not yet at its path): the new
     /// import's rows move after the old ones, so the ids keep their order.
-    /// - Throws: ``NotReplaceable`` when the old file holds what the new one lacks, or is open elsewhere.
-    static func carryOver(from path: String, into newFile: NewDatabaseFile, probe: Probe) throws {
+    /// - Throws: ``NotReplaceable`` when another connection has the old file open.
+    static func carryOver(from path: String, into newFile: NewDatabaseFile) throws {
         try newFile.queue.writeWithoutTransaction { db in
-            guard probe.objects.isSubset(of: try schemaObjects(db)) else { throw NotReplaceable() }
             do {
                 // As in switchIn: a reader that stays open keeps the import in place, after a moment.
                 try db.execute(sql: "PRAGMA busy_timeout = 1000")
@@ -79,11 +101,14 @@ enum ReplacedDatabase {
         }
     }
 
-    /// Renames the new store over the old file while holding the old file's exclusive lock, so that no
-    /// connection reads it half replaced. The old file's WAL is emptied into it and removed first.
-    /// - Throws: ``NotReplaceable`` when another connection has the old file open (nothing changed then);
-    ///   ``ImportError`` when a step of the switch fails.
-    static func switchIn(_ newFile: NewDatabaseFile, at path: String) throws {
+    /// Renames the prepared new store (``NewDatabaseFile/prepare()``) over the old file while holding the
+    /// old file's exclusive lock, so that no connection reads it half replaced. The old file's WAL is
+    /// emptied into it and removed first; after the rename its header is cleared, so that a program that
+    /// opened the old file just before gets "not a database" instead of the old rows.
+    /// - Throws: ``NotReplaceable`` when another connection has the old file open or its owner cannot be
+    ///   kept (nothing changed then); ``ImportError`` when the rename fails.
+    static func switchIn(_ newFile: NewDatabaseFile, at path: String, probe: Probe) throws {
+        guard newFile.takeOwnership(of: probe.status) else { throw NotReplaceable() }
         var configuration = Configuration()
         configuration.label = "GTFSStore.replaced"
         // A reader that is just closing gets a moment; one that stays open keeps the import in place.
@@ -100,7 +125,13 @@ enum ReplacedDatabase {
             // Out of WAL mode: needs every other connection closed, checkpoints the WAL into the file and
             // deletes it, and keeps the exclusive lock until the connection closes.
             guard (try? String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")) == "delete" else { throw NotReplaceable() }
-            try newFile.install(replacing: true)
+            let descriptor = open(path, O_RDWR | O_CLOEXEC)
+            try newFile.place(replacing: true)
+            guard descriptor >= 0 else { return }
+            // Closing any descriptor of the file drops this process's locks on it: only now, replaced.
+            let cleared = [UInt8](repeating: 0, count: 16)
+            _ = cleared.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            close(descriptor)
         }
     }
 }
