@@ -15,46 +15,22 @@
 package enum System {
     /// `read(2)`.
     package static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.read(descriptor, buffer, count)
-        #elseif canImport(Musl)
-        Musl.read(descriptor, buffer, count)
-        #else
-        Darwin.read(descriptor, buffer, count)
-        #endif
+        libraryRead(descriptor, buffer, count)
     }
 
     /// `write(2)`.
     package static func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.write(descriptor, buffer, count)
-        #elseif canImport(Musl)
-        Musl.write(descriptor, buffer, count)
-        #else
-        Darwin.write(descriptor, buffer, count)
-        #endif
+        libraryWrite(descriptor, buffer, count)
     }
 
     /// `link(2)`: gives `path` a second name, failing with `EEXIST` when that name exists.
     package static func link(_ path: String, _ newPath: String) -> Int32 {
-        #if canImport(Glibc)
-        Glibc.link(path, newPath)
-        #elseif canImport(Musl)
-        Musl.link(path, newPath)
-        #else
-        Darwin.link(path, newPath)
-        #endif
+        libraryLink(path, newPath)
     }
 
     /// `exit(3)`.
     package static func exit(_ status: Int32) -> Never {
-        #if canImport(Glibc)
-        Glibc.exit(status)
-        #elseif canImport(Musl)
-        Musl.exit(status)
-        #else
-        Darwin.exit(status)
-        #endif
+        libraryExit(status)
     }
 
     /// The C library's text for an `errno` value (`No such file or directory`).
@@ -63,3 +39,10 @@ package enum System {
         return String(cString: text)
     }
 }
+
+// At file scope these names are the C library's (inside `System` they would be its own methods), whichever
+// library the import above chose.
+private func libraryRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(descriptor, buffer, count) }
+private func libraryWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(descriptor, buffer, count) }
+private func libraryLink(_ path: String, _ newPath: String) -> Int32 { link(path, newPath) }
+private func libraryExit(_ status: Int32) -> Never { exit(status) }
