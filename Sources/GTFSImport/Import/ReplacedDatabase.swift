@@ -28,11 +28,7 @@ enum ReplacedDatabase {
     static func probe(_ path: String, feed: String) -> Probe? {
         var status = stat()
         guard stat(path, &status) == 0, status.st_nlink == 1, geteuid() == 0 || status.st_uid == geteuid() else { return nil }
-        var configuration = Configuration()
-        configuration.label = "GTFSStore.replaced"
-        configuration.busyMode = .immediateError
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE") }
-        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return nil }
+        guard let queue = try? exclusiveConnection(path, busyMode: .immediateError) else { return nil }
         defer { try? queue.close() }
         return try? queue.read { db -> Probe? in
             guard try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal",
@@ -49,6 +45,16 @@ enum ReplacedDatabase {
             }
             return Probe(rows: rows, feedID: feeds.first?["feed"], status: status)
         }
+    }
+
+    /// A connection to the old file in exclusive locking mode: its first read takes the file's exclusive
+    /// lock, which SQLite grants only when no other connection has the file open.
+    private static func exclusiveConnection(_ path: String, busyMode: Database.BusyMode) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.label = "GTFSStore.replaced"
+        configuration.busyMode = busyMode
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE") }
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// The names of a database's tables, indexes, views and triggers, without SQLite's own.
@@ -109,14 +115,10 @@ enum ReplacedDatabase {
     ///   kept (nothing changed then); ``ImportError`` when the rename fails.
     static func switchIn(_ newFile: NewDatabaseFile, at path: String, probe: Probe) throws {
         guard newFile.takeOwnership(of: probe.status) else { throw NotReplaceable() }
-        var configuration = Configuration()
-        configuration.label = "GTFSStore.replaced"
-        // A reader that is just closing gets a moment; one that stays open keeps the import in place.
-        configuration.busyMode = .timeout(1)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE") }
         let old: DatabaseQueue
         do {
-            old = try DatabaseQueue(path: path, configuration: configuration)
+            // A reader that is just closing gets a moment; one that stays open keeps the import in place.
+            old = try exclusiveConnection(path, busyMode: .timeout(1))
         } catch {
             throw NotReplaceable()
         }
