@@ -38,9 +38,12 @@ extension GTFSDate {
     }
 
     /// The day of the week, ISO 8601: 1 is Monday, 7 is Sunday.
-    public var weekday: Int {
+    public var weekday: Int { Self.weekday(daysSince1970: daysSince1970) }
+
+    /// The day of the week of the day `days` days after 1970-01-01, ISO 8601: 1 is Monday, 7 is Sunday.
+    public static func weekday(daysSince1970 days: Int) -> Int {
         // 1970-01-01 was a Thursday.
-        let fromMonday = (daysSince1970 + 3) % 7
+        let fromMonday = (days % 7 + 3) % 7
         return (fromMonday < 0 ? fromMonday + 7 : fromMonday) + 1
     }
 }

@@ -30,12 +30,13 @@ enum ServiceDays {
         // One bit per day of the span for each service: a few hundred bytes each, whatever the feed.
         let span = last - first + 1
         var days: [String: [UInt64]] = [:]
+        let none = [UInt64](repeating: 0, count: (span + 63) / 64)
         func set(_ service: String, _ day: Int, _ on: Bool) {
             let offset = day - first
             guard offset >= 0, offset < span else { return }
-            var bits = days[service] ?? [UInt64](repeating: 0, count: (span + 63) / 64)
-            if on { bits[offset / 64] |= 1 << UInt64(offset % 64) } else { bits[offset / 64] &= ~(1 << UInt64(offset % 64)) }
-            days[service] = bits
+            // In place: a copy taken out of the dictionary would be copied again on its first change.
+            let bit: UInt64 = 1 << UInt64(offset % 64)
+            if on { days[service, default: none][offset / 64] |= bit } else { days[service, default: none][offset / 64] &= ~bit }
         }
         var clipped: (service: String, end: Int)?
         for row in calendars {
@@ -43,12 +44,9 @@ enum ServiceDays {
             let weekdays: [Bool] = (1 ... 7).map { (row[$0] as Int?) == 1 }
             if end > last && clipped == nil { clipped = (service, (row[9] as Int?) ?? 0) }
             guard start <= min(end, last) else { continue }
-            var bits = days[service] ?? [UInt64](repeating: 0, count: (span + 63) / 64)
-            for day in start ... min(end, last) {
-                guard let date = GTFSDate(daysSince1970: day), weekdays[date.weekday - 1] else { continue }
-                bits[(day - first) / 64] |= 1 << UInt64((day - first) % 64)
+            for day in start ... min(end, last) where weekdays[GTFSDate.weekday(daysSince1970: day) - 1] {
+                set(service, day, true)
             }
-            days[service] = bits
         }
         for row in exceptions {
             guard let service = row[0] as String?, let date = day(row, 1) else { continue }
@@ -70,7 +68,7 @@ enum ServiceDays {
         let services = days.keys.sorted()
         let ordered = services.compactMap { days[$0] }
         let insert = try db.makeStatement(sql: "INSERT INTO service_days (feed, date, service_id) VALUES (?, ?, ?)")
-        var dates: [Int] = []
+        var dates: [GTFSDate] = []
         for offset in 0 ..< span {
             guard let date = GTFSDate(daysSince1970: first + offset) else { continue }
             var runs = false
@@ -78,7 +76,7 @@ enum ServiceDays {
                 try insert.execute(arguments: [feed, date.integerValue, services[index]])
                 runs = true
             }
-            if runs { dates.append(first + offset) }
+            if runs { dates.append(date) }
         }
 
         let (timeZone, zoneWarning) = try zone(db, feed: feed)
@@ -86,8 +84,7 @@ enum ServiceDays {
         let clock = FeedClock(timeZone: timeZone)
         let insertDay = try db.makeStatement(sql: "INSERT INTO feed_days (feed, date, day_start) VALUES (?, ?, ?)")
         var starts: [Int64] = []
-        for day in dates {
-            guard let date = GTFSDate(daysSince1970: day) else { continue }
+        for date in dates {
             let start = clock.dayStart(date)
             starts.append(start)
             try insertDay.execute(arguments: [feed, date.integerValue, start])
@@ -102,14 +99,18 @@ enum ServiceDays {
         return warnings
     }
 
+    /// The name of the feed's time zone: its first agency's `agency_timezone`; `nil` when no agency gives one.
+    static func zoneName(_ db: Database, feed: Int64) throws -> String? {
+        try String.fetchOne(
+            db, sql: "SELECT agency_timezone FROM agency WHERE feed = ? AND agency_timezone IS NOT NULL ORDER BY rowid LIMIT 1",
+            arguments: [feed])
+    }
+
     /// The feed's time zone: its first agency's `agency_timezone` (the reference requires every agency of a
     /// feed to share one), or UTC with a warning when there is none or it is unknown.
     private static func zone(_ db: Database, feed: Int64) throws -> (TimeZone, GTFSWarning?) {
         let utc = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
-        guard let name = try String.fetchOne(
-            db, sql: "SELECT agency_timezone FROM agency WHERE feed = ? AND agency_timezone IS NOT NULL ORDER BY rowid LIMIT 1",
-            arguments: [feed])
-        else {
+        guard let name = try zoneName(db, feed: feed) else {
             return (utc, GTFSError(.missingValue, file: GTFSFile.agency.fileName, column: "agency_timezone", message: "is missing: times are placed in UTC"))
         }
         guard let zone = TimeZone(identifier: name) else {

@@ -20,7 +20,7 @@ struct ServicePlan {
     static let holidays = [day(1, 1), day(3, 8), day(4, 18), day(4, 21), day(5, 1), day(5, 29), day(6, 9), day(10, 3), day(12, 25), day(12, 26)]
 
     /// The weekday of a day number: 0 for Monday … 6 for Sunday.
-    static func weekday(_ dayNumber: Int) -> Int { (GTFSDate(daysSince1970: dayNumber)?.weekday ?? 1) - 1 }
+    static func weekday(_ dayNumber: Int) -> Int { GTFSDate.weekday(daysSince1970: dayNumber) - 1 }
 
     /// Weekday masks (bit 0 Monday … bit 6 Sunday) and how common they are.
     private static let masks: [(mask: Int, weight: Double)] = [
