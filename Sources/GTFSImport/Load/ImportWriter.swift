@@ -48,7 +48,7 @@ struct ImportWriter {
         self.channel = channel
         self.reporter = reporter
         self.observe = observe
-        state = WriterState(start: start, startDate: startDate, isIncremental: plan.incremental)
+        state = WriterState(start: start, startDate: startDate)
         earlierLines = EarlierLines(source: source, options: options.parseOptions) { pipeline.isCancelled }
         changes = options.changeHandler.map { ChangeRecorder(feedName: options.feed, handler: $0) }
     }
@@ -175,7 +175,6 @@ struct ImportWriter {
     /// rebuilt at the end, its group digests recorded. (Staging and comparing took 66–74 s for 5 M stop_times
     /// added to a one-stop feed, against 8.5–9.6 s for a full import.)
     private mutating func loader(for file: GTFSFile, _ db: Database) throws -> any TableLoader {
-        let inserter = RowInserter(feed: feed, strict: options.strict, maxStoredErrors: options.maxStoredErrors, earlierLines: earlierLines)
         guard plan.incremental, let existing = plan.existing else { return try StoreLoader(db, file: file, inserter: inserter) }
         if !existing.tablesWithRows.contains(file) {
             try GTFSSchema.dropIndexes(db, on: [file])
@@ -186,13 +185,17 @@ struct ImportWriter {
         return try diffLoader(for: file, db)
     }
 
+    /// Inserts the batches of the table being loaded and handles the rows the store refuses.
+    private var inserter: RowInserter {
+        RowInserter(feed: feed, strict: options.strict, maxStoredErrors: options.maxStoredErrors, earlierLines: earlierLines)
+    }
+
     /// A diff of `file`'s table: group by group when the store's group digests of the table are complete.
     private func diffLoader(for file: GTFSFile, _ db: Database) throws -> DiffLoader {
         var comparesGroups = false
         if GroupedTables.column(for: file) != nil, let existing = plan.existing, existing.tables[file] != nil {
             comparesGroups = try !existing.tablesWithRows.contains(file) || FeedGroups.exist(db, feed: feed, file: file)
         }
-        let inserter = RowInserter(feed: feed, strict: options.strict, maxStoredErrors: options.maxStoredErrors, earlierLines: earlierLines)
         let pipeline = self.pipeline
         return try DiffLoader(db, file: file, comparesGroups: comparesGroups, inserter: inserter, changes: changes) {
             pipeline.isCancelled
@@ -230,8 +233,7 @@ struct ImportWriter {
         }
         for file in GTFSFile.loadOrder where plan.removed.contains(file) {
             try changes?.reportRows(db, of: file, feed: feed, as: .delete) { pipeline.isCancelled }
-            try GTFSSchema.deleteRows(db, of: [file], feed: feed)
-            state.changesByTable[file] = TableChanges(deleted: db.changesCount)
+            state.changesByTable[file] = TableChanges(deleted: try GTFSSchema.deleteRows(db, of: [file], feed: feed)[file] ?? 0)
         }
     }
 }

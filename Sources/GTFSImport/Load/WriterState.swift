@@ -33,17 +33,14 @@ struct WriterState {
     private(set) var finishedFiles: [ImportProgress.FinishedFile] = []
     /// The parser's summary, once it ended.
     var feedSummary: FeedSummary?
-    /// Whether rows go to staging copies and are applied as diffs (an incremental import).
-    let isIncremental: Bool
     /// What the import changed per table: the diffs' counts, or a full import's deletes and inserts.
     var changesByTable: [GTFSFile: TableChanges] = [:]
     /// Time spent comparing and applying diffs.
     var diffDuration: Duration = .zero
 
-    init(start: ContinuousClock.Instant, startDate: Date = Date(), isIncremental: Bool = false) {
+    init(start: ContinuousClock.Instant, startDate: Date = Date()) {
         self.start = start
         self.startDate = startDate
-        self.isIncremental = isIncremental
     }
 
     /// The rows of the file being stored that the store kept and refused so far.

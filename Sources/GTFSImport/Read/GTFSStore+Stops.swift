@@ -96,11 +96,7 @@ extension GTFSStore {
     /// The feed's time zone (its agency's), in which its times count; `nil` for an unknown feed or zone.
     public func timeZone(feed: String = "default") throws -> TimeZone? {
         try pool.read { db in
-            guard let id = try Self.feedID(db, name: feed),
-                let name = try String.fetchOne(
-                    db, sql: "SELECT agency_timezone FROM agency WHERE feed = ? AND agency_timezone IS NOT NULL ORDER BY rowid LIMIT 1",
-                    arguments: [id])
-            else { return nil }
+            guard let id = try Self.feedID(db, name: feed), let name = try ServiceDays.zoneName(db, feed: id) else { return nil }
             return TimeZone(identifier: name)
         }
     }

@@ -25,7 +25,7 @@ enum StopEvents {
     static func query(
         _ db: Database, _ kind: Kind, stopID: String, start: Date, end: Date, feed name: String, limit: Int?
     ) throws -> [StopEvent] {
-        guard let feed = try Int64.fetchOne(db, sql: "SELECT feed FROM feeds WHERE name = ?", arguments: [name]) else { return [] }
+        guard let feed = try GTFSStore.feedID(db, name: name) else { return [] }
         let stops = try String.fetchAll(
             db, sql: "SELECT stop_id FROM stops WHERE feed = ? AND (stop_id = ? OR parent_station = ?)", arguments: [feed, stopID, stopID])
         guard !stops.isEmpty else { return [] }

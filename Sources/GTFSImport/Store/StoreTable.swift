@@ -64,8 +64,9 @@ struct StoreTable: Sendable {
         var statements = [
             "CREATE TABLE \(qualified) (\(definitions.joined(separator: ", ")))" + (Self.clustered.contains(file) ? " WITHOUT ROWID" : "")
         ]
-        let unique: [String]? = hasPrimaryKey ? nil : keyExpressions ?? (file == .attributions ? ["attribution_id"] : nil)
-        if let unique {
+        // Without a primary key: the key's expressions (empty parts as ''), or the unique fields as they are.
+        let unique = hasPrimaryKey ? [] : keyExpressions ?? uniqueFields.map { description.fields[$0].name }
+        if !unique.isEmpty {
             let index = schema.map { "\($0).\(name)_key" } ?? "\(name)_key"
             statements.append("CREATE UNIQUE INDEX \(index) ON \(name) (\((unique + ["feed"]).joined(separator: ", ")))")
         }
