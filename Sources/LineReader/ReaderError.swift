@@ -64,17 +64,12 @@ public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .lineTooLong(_, let lineNumber, let limit):
             "line \(lineNumber) is longer than the limit of \(limit) bytes"
         case .io(_, let operation, let code):
-            "cannot \(operation): \(Self.message(forErrno: code)) (errno \(code))"
+            "cannot \(operation): \(System.message(forErrno: code)) (errno \(code))"
         case .corruptCompressedData(_, let format, let offset, let reason):
             "corrupt \(format) data at compressed byte \(offset): \(reason)"
         case .truncatedCompressedData(_, let format, let offset):
             "truncated \(format) data: the input ends at compressed byte \(offset) inside "
                 + (format == "gzip" ? "a gzip member" : "the \(format) stream")
         }
-    }
-
-    /// The C library's text for an `errno` value.
-    static func message(forErrno code: Int32) -> String {
-        System.message(forErrno: code)
     }
 }

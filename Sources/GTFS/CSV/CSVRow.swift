@@ -37,12 +37,7 @@ public struct CSVRow<Field: GTFSField> {
 
     /// An error about `field` in this row, quoting its text (the first ``GTFSError/quotedLength`` bytes of a longer one).
     public func error(_ field: Field, _ message: String, kind: GTFSError.Kind = .invalidValue) -> GTFSError {
-        GTFSError(kind, file: table.fileName, line: line, column: table.columnName(field.rawValue), text: bytes(field).map(Self.quoted), message: message)
-    }
-
-    /// A value as an error quotes it (see ``GTFSError/excerpt(_:)``).
-    static func quoted(_ bytes: UnsafeRawBufferPointer) -> String {
-        GTFSError.excerpt(bytes)
+        GTFSError(kind, file: table.fileName, line: line, column: table.columnName(field.rawValue), text: bytes(field).map(GTFSError.excerpt), message: message)
     }
 
     /// An error for a broken rule between fields (a conditionally required value, say).

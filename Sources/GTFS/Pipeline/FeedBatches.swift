@@ -1,5 +1,6 @@
 import Dispatch
 package import LineReader
+import Synchronization
 
 /// The batches of a feed parse that runs on a thread of its own, taken by the consumer at its own pace:
 /// at most `maxBatchesInFlight` wait, so memory stays flat however slow the consumer.
@@ -20,7 +21,8 @@ public final class FeedBatches: Sendable, AsyncSequence {
     public typealias Failure = any Error
 
     private let channel: BoundedChannel<RecordBatch, FeedSummary>
-    private let ended = SummaryBox()
+    /// The summary, written once by the consumer that takes the end.
+    private let ended = Mutex<FeedSummary?>(nil)
 
     init(_ channel: BoundedChannel<RecordBatch, FeedSummary>) {
         self.channel = channel
@@ -35,7 +37,7 @@ public final class FeedBatches: Sendable, AsyncSequence {
     }
 
     /// The feed's summary, once ``next()`` has returned `nil`.
-    public var summary: FeedSummary? { ended.value }
+    public var summary: FeedSummary? { ended.withLock { $0 } }
 
     /// Batches parsed and not yet taken: never more than `maxBatchesInFlight`.
     public var batchesInFlight: Int { channel.count }
@@ -51,7 +53,7 @@ public final class FeedBatches: Sendable, AsyncSequence {
         case .item(let batch): return batch
         case .end(let result):
             let summary = try result.get()
-            ended.value = summary
+            ended.withLock { $0 = summary }
             return nil
         case .closed: throw CancellationError()
         }
@@ -74,25 +76,6 @@ public final class FeedBatches: Sendable, AsyncSequence {
                 batches.cancel()
             }
             return try batches.take(taken)
-        }
-    }
-}
-
-/// The summary, written once by the consumer that takes the end.
-private final class SummaryBox: @unchecked Sendable {
-    private let lock = DispatchSemaphore(value: 1)
-    private var stored: FeedSummary?
-
-    var value: FeedSummary? {
-        get {
-            lock.wait()
-            defer { lock.signal() }
-            return stored
-        }
-        set {
-            lock.wait()
-            stored = newValue
-            lock.signal()
         }
     }
 }

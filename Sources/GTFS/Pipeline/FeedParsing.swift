@@ -27,18 +27,12 @@ extension FeedParser {
         let handle = WorkHandle(stop: { batches.cancel() }, pending: { batches.batchesInFlight })
         DispatchQueue(label: "GTFS.FeedParser.pump").async {
             // The consumer's own error ends the parse and is what the completion receives.
-            let consumerError = Mutex<(any Error)?>(nil)
             let result = Result<FeedSummary, any Error> {
                 while let batch = try batches.next() {
                     try delivery.sync {
                         // Nothing is delivered after a cancel, even a batch already taken.
                         guard !handle.isCancelled else { throw CancellationError() }
-                        do {
-                            try consume(batch)
-                        } catch {
-                            consumerError.withLock { $0 = error }
-                            throw error
-                        }
+                        try consume(batch)
                         if let progress, let state = latest.withLock({ $0 }) { progress(state) }
                     }
                 }
@@ -46,8 +40,7 @@ extension FeedParser {
             }
             if case .failure = result { handle.cancel() }
             let final: Result<FeedSummary, any Error> =
-                if let error = consumerError.withLock({ $0 }) { .failure(error) }
-                else if case .failure(let error) = result, !(error is CancellationError) { result }
+                if case .failure(let error) = result, !(error is CancellationError) { result }
                 else if handle.isCancelled { .failure(CancellationError()) } else { result }
             delivery.sync {
                 completion(final)
