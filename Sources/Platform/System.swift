@@ -23,6 +23,22 @@ package enum System {
         libraryWrite(descriptor, buffer, count)
     }
 
+    /// Writes all of `bytes` to `descriptor`, again after an interrupted or partial `write(2)`.
+    /// - Returns: 0, or the `errno` of the failed write (`EIO` for a write that wrote nothing).
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard let base = bytes.baseAddress else { return 0 }
+        var done = 0
+        while done < bytes.count {
+            let written = write(descriptor, base + done, bytes.count - done)
+            if written < 0 && errno == EINTR { continue }
+            if written < 0 { return errno }
+            // Nothing written and no error: retrying would loop for ever.
+            if written == 0 { return EIO }
+            done += written
+        }
+        return 0
+    }
+
     /// `link(2)`: gives `path` a second name, failing with `EEXIST` when that name exists.
     package static func link(_ path: String, _ newPath: String) -> Int32 {
         libraryLink(path, newPath)

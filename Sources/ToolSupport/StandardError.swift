@@ -8,16 +8,8 @@ package enum StandardError {
     /// Writes `text` as is.
     package static func write(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            var done = 0
-            while done < bytes.count {
-                let written = System.write(STDERR_FILENO, bytes.baseAddress.map { $0 + done }, bytes.count - done)
-                if written < 0 && errno == EINTR { continue }
-                // Standard error is gone: nothing else can report it.
-                if written <= 0 { return }
-                done += written
-            }
-        }
+        // Standard error is gone when this fails: nothing else can report it.
+        _ = text.withUTF8 { System.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes `tool: message` and a newline, control characters in the message escaped (it may quote file

@@ -131,14 +131,10 @@ final class ChangeLog: Sendable {
     }
 
     private static func flush(_ state: inout State) {
-        var done = 0
-        while done < state.buffer.count && state.failure == nil {
-            let written = state.buffer.withUnsafeBytes { bytes in
-                System.write(state.output, bytes.baseAddress.map { $0 + done }, bytes.count - done)
-            }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { state.failure = "cannot write the changes: \(System.message(forErrno: errno))" }
-            done += max(0, written)
+        if state.failure == nil {
+            let output = state.output
+            let code = state.buffer.withUnsafeBytes { System.writeAll(output, $0) }
+            if code != 0 { state.failure = "cannot write the changes: \(System.message(forErrno: code))" }
         }
         state.buffer.removeAll(keepingCapacity: true)
     }

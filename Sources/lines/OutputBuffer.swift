@@ -46,14 +46,7 @@ final class OutputBuffer {
     }
 
     private func writeAll(_ base: UnsafeRawPointer, _ total: Int) throws {
-        var done = 0
-        while done < total {
-            let n = System.write(descriptor, base + done, total - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ReaderError.io(source: name, operation: "write", errno: errno)
-            }
-            done += n
-        }
+        let code = System.writeAll(descriptor, UnsafeRawBufferPointer(start: base, count: total))
+        if code != 0 { throw ReaderError.io(source: name, operation: "write", errno: code) }
     }
 }

@@ -21,16 +21,8 @@ final class FileSink: ByteSink {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard let base = bytes.baseAddress else { return }
-        var done = 0
-        while done < bytes.count {
-            let n = writeDescriptor(descriptor, base + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SyntheticFeedError.system(path, "write")
-            }
-            done += n
-        }
+        let code = System.writeAll(descriptor, bytes)
+        if code != 0 { throw SyntheticFeedError.system(path, "write", errno: code) }
         offset += Int64(bytes.count)
     }
 
@@ -50,15 +42,9 @@ final class FileSink: ByteSink {
 
 extension SyntheticFeedError {
     /// The failure of the system call just made: `cannot write: No space left on device (errno 28)`.
-    static func system(_ path: String, _ operation: String) -> SyntheticFeedError {
-        let code = errno
+    static func system(_ path: String, _ operation: String, errno code: Int32 = errno) -> SyntheticFeedError {
         return SyntheticFeedError(path: path, message: "cannot \(operation): \(System.message(forErrno: code)) (errno \(code))")
     }
-}
-
-/// `write(2)`, named apart from the sink's own `write(_:)`.
-private func writeDescriptor(_ descriptor: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, base, count)
 }
 
 /// `close(2)`, named apart from the sink's own `close()`.
