@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import GTFS
 import GTFSImport
-import Synchronization
 import ToolSupport
 
 import Platform
@@ -63,16 +62,15 @@ struct DiffCommand: ParsableCommand {
         } catch {
             throw Self.trouble("\(error)")
         }
-        let signals = Signals()
         var options = ImportOptions()
         options.checksReferences = false
         // The rejection limit is for keeping a database whole; here every version is read as it is.
         options.maxRejected = .rows(.max)
-        let first = try Self.importFeed(sources.old, name: old, into: database, options: options, signals: signals)
+        let first = try Self.importFeed(sources.old, name: old, into: database, options: options)
         options.changeHandler = { log.record($0) }
         let second: ImportSummary
         do {
-            second = try Self.importFeed(sources.new, name: new, into: database, options: options, signals: signals)
+            second = try Self.importFeed(sources.new, name: new, into: database, options: options)
             try log.finish()
         } catch let error as ChangeLogError {
             throw Self.trouble("\(error)")
@@ -87,42 +85,19 @@ struct DiffCommand: ParsableCommand {
         if !log.isEmpty { throw ExitCode(1) }
     }
 
-    /// The signal handler for both imports, cancelling whichever runs.
-    private final class Signals: Sendable {
-        /// The import running.
-        final class Current: Sendable {
-            let operation = Mutex<ImportOperation?>(nil)
-        }
-
-        let current = Current()
-        let cancellation: SignalCancellation
-
-        init() {
-            let current = self.current
-            cancellation = SignalCancellation { current.operation.withLock { $0 }?.cancel() }
-        }
-    }
-
     /// Imports `source` into `database` and returns the summary.
     /// - Throws: `ExitCode` after saying why on standard error: 2 for a failure, 128 + the signal's number
     ///   for a cancel by a signal.
-    private static func importFeed(
-        _ source: FeedSource, name: String, into database: String, options: ImportOptions, signals: Signals
-    ) throws -> ImportSummary {
+    private static func importFeed(_ source: FeedSource, name: String, into database: String, options: ImportOptions) throws -> ImportSummary {
         let operation = ImportOperation(source: source, databasePath: database, options: options, progressQueue: .global())
-        signals.current.operation.withLock { $0 = operation }
-        OperationQueue().addOperations([operation], waitUntilFinished: true)
-        switch operation.result {
-        case .success(let summary)?:
+        switch SignalCancellation.run(operation) {
+        case (.success(let summary), _):
             return summary
-        case .failure(let error)?:
-            if error.isCancellation, let signal = signals.cancellation.received {
-                StandardError.line("cancelled by \(signal.name)")
-                throw ExitCode(signal.exitStatus)
-            }
+        case (.failure(let error), let signal?) where error.isCancellation:
+            StandardError.line("cancelled by \(signal.name)")
+            throw ExitCode(signal.exitStatus)
+        case (.failure(let error), _):
             throw trouble("\(name): \(error)")
-        case nil:
-            throw trouble("the import of \(name) did not run")
         }
     }
 

@@ -122,15 +122,11 @@ struct ImportCommand: ParsableCommand {
         if let line { handler = { progress in line.show(progress) } }
         let operation = ImportOperation(
             source: source, databasePath: db, options: options, progressQueue: progressQueue, progressHandler: handler)
-        let signals = SignalCancellation { operation.cancel() }
-
-        let queue = OperationQueue()
-        queue.addOperations([operation], waitUntilFinished: true)
+        let (result, signal) = SignalCancellation.run(operation)
         progressQueue.sync { line?.finish() }
 
-        if case .failure(let error)? = operation.result { changeLog?.discard(reason: error.description) }
-        switch operation.result {
-        case .success(let summary)?:
+        switch result {
+        case .success(let summary):
             do {
                 try changeLog?.finish()
             } catch {
@@ -138,17 +134,15 @@ struct ImportCommand: ParsableCommand {
                 System.exit(GTFSImportCommand.Status.failed)
             }
             try report(summary)
-        case .failure(let error)?:
-            if error.isCancellation, let signal = signals.received {
+        case .failure(let error):
+            changeLog?.discard(reason: error.description)
+            if error.isCancellation, let signal {
                 let what = error.stoppedAt.map { "rows committed before the cancel stay: \($0)" } ?? "\(db) is unchanged"
                 StandardError.line("cancelled by \(signal.name); \(what)")
                 System.exit(signal.exitStatus)
             }
             if case .busy = error { fail("\(error); nothing was imported (--wait SECONDS waits for it)") }
             fail(error.isCancellation ? error.description : "\(error); nothing was imported")
-        case nil:
-            changeLog?.discard(reason: "the import did not run")
-            fail("the import did not run")
         }
     }
 

@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import GTFSImport
 import Synchronization
 
 import Platform
@@ -46,5 +48,15 @@ final class SignalCancellation: @unchecked Sendable {
     var received: Received? {
         let number = first.number.load(ordering: .relaxed)
         return number == 0 ? nil : Received(number: number)
+    }
+}
+
+extension SignalCancellation {
+    /// Runs `operation` to its end, SIGINT and SIGTERM cancelling it.
+    /// - Returns: its outcome, and the signal that cancelled it, if one did.
+    static func run(_ operation: ImportOperation) -> (result: Result<ImportSummary, ImportError>, signal: Received?) {
+        let signals = SignalCancellation { operation.cancel() }
+        OperationQueue().addOperations([operation], waitUntilFinished: true)
+        return (operation.finalResult, signals.received)
     }
 }

@@ -110,8 +110,9 @@ public final class ImportOperation: Operation, @unchecked Sendable {
         return isCancelled && isFinished ? .failure(.cancelled(stoppedAt: nil)) : nil
     }
 
-    /// The outcome once `start()` has returned (an operation that never ran counts as cancelled).
-    var finalResult: Result<ImportSummary, ImportError> { result ?? .failure(.cancelled(stoppedAt: nil)) }
+    /// The outcome once `start()` has returned or the operation finished on a queue (an operation that
+    /// never ran counts as cancelled).
+    package var finalResult: Result<ImportSummary, ImportError> { result ?? .failure(.cancelled(stoppedAt: nil)) }
 
     /// Progress reports handed to the progress queue so far (each runs the handler once); for tests.
     var progressReportCount: Int { run.reporter.reportsSent }
