@@ -95,7 +95,7 @@ package struct SampleStopTimes: Sendable {
                         }
                         let platforms = self.places[place].platforms
                         let platform = platforms[trips[index].direction == 1 ? platforms.count - 1 : 0]
-                        let clock = Self.clock(time)
+                        let clock = GTFSTime(seconds: Int32(clamping: time)).description
                         text += "\(trip.id),\(clock),\(clock),\(platform),\(sequence + 1)\n"
                     }
                 }
@@ -193,11 +193,6 @@ package struct SampleStopTimes: Sendable {
         case 900 ..< 1000, 0: 19 / 3.6
         default: 18 / 3.6
         }
-    }
-
-    private static func clock(_ seconds: Int) -> String {
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
     }
 
     private static func meters(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
