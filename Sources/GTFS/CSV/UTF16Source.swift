@@ -50,7 +50,7 @@ final class UTF16Source: ByteSource {
 
     private func detect(chunk: Int) throws {
         try fill(minimum: 4, chunk: chunk)
-        if input.count >= 4 && input[0] == 0x50 && input[1] == 0x4B && (input[2], input[3]) == (0x03, 0x04) {
+        if FeedSource.startsLikeZip(input) {
             // A zip feed piped in (`cat feed.zip | gtfs-import -`): its directory is at the end, so it cannot be
             // streamed; as CSV it would be a page of binary errors.
             throw GTFSError(.unreadable, file: name, message: "is a zip archive, which cannot be read as a stream: give the .zip file's path")

@@ -62,8 +62,13 @@ public enum FeedSource: Sendable {
     private static func hasZipMagic(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        let magic = (try? handle.read(upToCount: 4)) ?? Data()
-        return magic == Data([0x50, 0x4B, 0x03, 0x04]) || magic == Data([0x50, 0x4B, 0x05, 0x06])
+        return startsLikeZip((try? handle.read(upToCount: 4)) ?? Data())
+    }
+
+    /// Whether `bytes` begin as a zip archive does: a local file header, or the end record of an empty one.
+    static func startsLikeZip(_ bytes: some Collection<UInt8>) -> Bool {
+        let magic = Array(bytes.prefix(4))
+        return magic == [0x50, 0x4B, 0x03, 0x04] || magic == [0x50, 0x4B, 0x05, 0x06]
     }
 
     /// The feed's files, in ``GTFSFile/loadOrder`` (files outside the reference last, with `table == nil`).
