@@ -80,7 +80,7 @@ final class ImportRun: Sendable {
         if let problem = DatabasePath.problem(file) { throw StoreError.notAGTFSDatabase(path: databasePath, reason: problem) }
         let lock = try ImportLock.acquire(for: file, wait: options.lockWait) {
             observe(.waiting, "")
-            reporter.offer(WriterState(start: start).progress(phase: .waiting, bytesRead: 0, totalBytes: -1))
+            reporter.offer(WriterState(start: start).progress(phase: .waiting))
         } shouldContinue: {
             !isCancelled
         }
@@ -115,7 +115,7 @@ final class ImportRun: Sendable {
             guard incremental, let existing else { return try load(into: store.pool, plan, start, startDate) }
             let hashStart = ContinuousClock.now
             observe(.hashing, "")
-            reporter.offer(WriterState(start: start).progress(phase: .hashing, bytesRead: 0, totalBytes: -1))
+            reporter.offer(WriterState(start: start).progress(phase: .hashing))
             try plan.findUnchangedFiles(in: source, stored: existing, options: options.parseOptions) { !self.isCancelled }
             let hashDuration = ContinuousClock.now - hashStart
             if plan.isNoChange { return noChangeSummary(plan, hashDuration: hashDuration, start: start) }

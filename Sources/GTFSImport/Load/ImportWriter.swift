@@ -56,8 +56,13 @@ struct ImportWriter {
     /// Offers a progress report of `phase` (loading reports come from ``load(_:commitEvery:)``).
     func report(_ phase: ImportProgress.Phase) {
         observe(phase, "")
+        offerProgress(phase)
+    }
+
+    /// Offers the progress so far, in `phase`.
+    private func offerProgress(_ phase: ImportProgress.Phase) {
         let bytes = pipeline.bytes
-        reporter.offer(state.progress(phase: phase, bytesRead: bytes.read, totalBytes: bytes.total ?? -1))
+        reporter.offer(state.progress(phase: phase, bytesRead: bytes.read, totalBytes: bytes.total))
     }
 
     // MARK: - Beginning
@@ -116,8 +121,7 @@ struct ImportWriter {
                 try pipeline.checkCancelled()
                 try store(parsed, db)
                 try checkRefusals()
-                let bytes = pipeline.bytes
-                reporter.offer(state.progress(phase: .loading, bytesRead: bytes.read, totalBytes: bytes.total ?? -1))
+                offerProgress(.loading)
                 if let commitEvery, state.rowsSinceCommit >= commitEvery { return false }
             }
         }

@@ -122,14 +122,14 @@ struct WriterState {
             fileName: currentFile, rowsCommitted: committedByFile[currentFile] ?? 0, rowsCommittedByTable: committedByTable)
     }
 
-    /// A progress snapshot.
-    func progress(phase: ImportProgress.Phase, bytesRead: Int64, totalBytes: Int64) -> ImportProgress {
+    /// A progress snapshot; `totalBytes` is `nil` when the input's size is unknown.
+    func progress(phase: ImportProgress.Phase, bytesRead: Int64 = 0, totalBytes: Int64? = nil) -> ImportProgress {
         var progress = ImportProgress()
         progress.phase = phase
         progress.fileName = currentFile
         progress.table = currentTable
         progress.bytesRead = bytesRead
-        progress.totalBytes = totalBytes >= 0 ? totalBytes : nil
+        progress.totalBytes = totalBytes
         progress.rowsByTable = rowsByTable
         progress.finishedFiles = finishedFiles
         let now = ContinuousClock.now
