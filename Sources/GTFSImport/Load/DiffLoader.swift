@@ -34,7 +34,7 @@ struct DiffLoader: TableLoader {
 
     mutating func store(_ parsed: ParsedBatch, _ db: Database, _ writer: inout WriterState) throws {
         if let runs = parsed.runs, let decision = try diff.filter?.add(runs, of: parsed.batch) {
-            writer.kept(decision.skippedRows, of: parsed.batch)
+            writer.kept(decision.skippedRows)
             try stage(decision.stage, db, &writer)
             return
         }
@@ -46,7 +46,7 @@ struct DiffLoader: TableLoader {
         try recorder?.finish()
         recorder = nil
         if let decision = try diff.filter?.finish() {
-            writer.kept(decision.skippedRows, of: nil)
+            writer.kept(decision.skippedRows)
             try stage(decision.stage, db, &writer)
         }
         let clock = ContinuousClock()

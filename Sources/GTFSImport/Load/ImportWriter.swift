@@ -24,7 +24,7 @@ struct ImportWriter {
     /// The feed's number in `feeds`, once ``begin(_:dropsIndexes:)`` ran.
     private(set) var feed: Int64 = 0
     /// The table being stored, its file's name, and its loader.
-    private var current: (file: GTFSFile, fileName: String, loader: any TableLoader)?
+    private var current: (any TableLoader)?
     /// Finds the lines where refused keys first appeared, by reading their file again.
     private let earlierLines: EarlierLines
     /// The tables an incremental import stores straight into the store (see ``loader(for:_:)``).
@@ -134,7 +134,7 @@ struct ImportWriter {
         guard case .rows(let limit) = options.maxRejected else { return }
         let counts = state.currentFileCounts
         guard counts.refused > limit else { return }
-        if let current { try resolveRefusals(of: current.fileName, file: current.file) }
+        if current != nil, let table = state.currentTable { try resolveRefusals(of: state.currentFile, file: table) }
         throw ImportError.tooManyRejected(
             file: state.currentFile, rejected: counts.refused, read: counts.stored + counts.refused, limit: options.maxRejected,
             first: state.currentFileFirstRefusal)
@@ -147,19 +147,19 @@ struct ImportWriter {
             // The previous file is complete: apply it while the parser reads this one.
             try endTable(db)
             state.finishFile()
-            current = (parsed.batch.file, parsed.batch.fileName, try loader(for: parsed.batch.file, db))
+            state.beginFile(parsed.batch.fileName, table: parsed.batch.file)
+            current = try loader(for: parsed.batch.file, db)
         }
-        try current?.loader.store(parsed, db, &state)
+        try current?.store(parsed, db, &state)
     }
 
     /// Ends the table being stored, recording its changes when it was compared, and names in its refusal
     /// errors the lines their keys first appeared on.
     private mutating func endTable(_ db: Database) throws {
-        guard let ending = current else { return }
-        var loader = ending.loader
+        guard var loader = current, let table = state.currentTable else { return }
         current = nil
-        if let changes = try loader.finish(db, &state) { state.changesByTable[ending.file] = changes }
-        try resolveRefusals(of: ending.fileName, file: ending.file)
+        if let changes = try loader.finish(db, &state) { state.changesByTable[table] = changes }
+        try resolveRefusals(of: state.currentFile, file: table)
     }
 
     /// Names in the kept refusal errors of `fileName` whose key first appeared in an earlier batch the line

@@ -24,9 +24,9 @@ struct WriterState {
     /// Rows committed per table, and the file being loaded with its committed rows (batched mode).
     private var committedByTable: [GTFSFile: Int] = [:]
     private var committedByFile: [String: Int] = [:]
-    /// The file whose rows were stored last, and its table.
+    /// The file being stored, and its table.
     private(set) var currentFile = ""
-    private var currentTable: GTFSFile?
+    private(set) var currentTable: GTFSFile?
     /// When the current file's first batch arrived.
     private var currentFileStart: ContinuousClock.Instant = .now
     /// The files loaded completely, for progress.
@@ -58,7 +58,7 @@ struct WriterState {
 
     /// Counts one stored batch: `count` rows stored, `refused` refused, of which `errors` are kept.
     mutating func stored(_ count: Int, refused: Int, errors: [RefusalError], of batch: RecordBatch) {
-        kept(count, of: batch)
+        kept(count)
         rowsSinceCommit += count
         guard refused > 0 else { return }
         refusedByFile[batch.fileName, default: 0] += refused
@@ -87,15 +87,16 @@ struct WriterState {
         refusalsByFile[fileName] = errors
     }
 
-    /// Counts rows the store holds for this import: rows just stored, or rows an incremental import kept
-    /// without writing them (their group is unchanged).
-    /// - Parameter batch: the batch they came in; the file being stored when `nil`.
-    mutating func kept(_ count: Int, of batch: RecordBatch?) {
-        if let batch, batch.fileName != currentFile {
-            currentFile = batch.fileName
-            currentTable = batch.file
-            currentFileStart = .now
-        }
+    /// Starts counting the rows of `fileName`, which fill `table`.
+    mutating func beginFile(_ fileName: String, table: GTFSFile) {
+        currentFile = fileName
+        currentTable = table
+        currentFileStart = .now
+    }
+
+    /// Counts rows of the current file that the store holds for this import: rows just stored, or rows an
+    /// incremental import kept without writing them (their group is unchanged).
+    mutating func kept(_ count: Int) {
         guard let table = currentTable else { return }
         rowsByTable[table, default: 0] += count
         storedByFile[currentFile, default: 0] += count
