@@ -4,60 +4,31 @@ extension CSVRow {
     // MARK: Checked text (kept with a warning when malformed)
 
     /// A URL; a value that is not an absolute `http`/`https` URL is kept with a warning.
-    public func url(_ field: Field) -> String? {
-        guard let value = text(field) else { return nil }
-        if !TextChecks.isURL(value) { warn(field, "is not an absolute http(s) URL") }
-        return value
-    }
+    public func url(_ field: Field) -> String? { checkedText(field, TextChecks.isURL, "is not an absolute http(s) URL") }
 
     /// A URL that must be present (checked like ``url(_:)``).
     /// - Throws: ``GTFSError`` when empty.
-    public func requiredURL(_ field: Field) throws -> String {
-        guard let value = url(field) else { throw missing(field) }
-        return value
-    }
+    public func requiredURL(_ field: Field) throws -> String { try present(field, url(field)) }
 
     /// An email address; a value without `local@domain` form is kept with a warning.
-    public func email(_ field: Field) -> String? {
-        guard let value = text(field) else { return nil }
-        if !TextChecks.isEmail(value) { warn(field, "is not an email address") }
-        return value
-    }
+    public func email(_ field: Field) -> String? { checkedText(field, TextChecks.isEmail, "is not an email address") }
 
     /// A phone number; a value without digits is kept with a warning.
-    public func phoneNumber(_ field: Field) -> String? {
-        guard let value = text(field) else { return nil }
-        if !TextChecks.isPhoneNumber(value) { warn(field, "is not a phone number") }
-        return value
-    }
+    public func phoneNumber(_ field: Field) -> String? { checkedText(field, TextChecks.isPhoneNumber, "is not a phone number") }
 
     /// An IANA time zone (`Europe/Berlin`); other forms are kept with a warning.
-    public func timezone(_ field: Field) -> String? {
-        guard let value = text(field) else { return nil }
-        if !TextChecks.isTimezone(value) { warn(field, "is not an IANA time zone name") }
-        return value
-    }
+    public func timezone(_ field: Field) -> String? { checkedText(field, TextChecks.isTimezone, "is not an IANA time zone name") }
 
     /// A time zone that must be present (checked like ``timezone(_:)``).
     /// - Throws: ``GTFSError`` when empty.
-    public func requiredTimezone(_ field: Field) throws -> String {
-        guard let value = timezone(field) else { throw missing(field) }
-        return value
-    }
+    public func requiredTimezone(_ field: Field) throws -> String { try present(field, timezone(field)) }
 
     /// An IETF BCP 47 language code (`de`, `en-US`); other forms are kept with a warning.
-    public func languageCode(_ field: Field) -> String? {
-        guard let value = text(field) else { return nil }
-        if !TextChecks.isLanguageCode(value) { warn(field, "is not a BCP 47 language code") }
-        return value
-    }
+    public func languageCode(_ field: Field) -> String? { checkedText(field, TextChecks.isLanguageCode, "is not a BCP 47 language code") }
 
     /// A language code that must be present.
     /// - Throws: ``GTFSError`` when empty.
-    public func requiredLanguageCode(_ field: Field) throws -> String {
-        guard let value = languageCode(field) else { throw missing(field) }
-        return value
-    }
+    public func requiredLanguageCode(_ field: Field) throws -> String { try present(field, languageCode(field)) }
 
     /// An ISO 4217 currency code (`EUR`); other forms are an error.
     /// - Throws: ``GTFSError`` when not three ASCII letters.
@@ -69,8 +40,12 @@ extension CSVRow {
 
     /// A currency code that must be present.
     /// - Throws: ``GTFSError`` when empty or not three letters.
-    public func requiredCurrencyCode(_ field: Field) throws -> String {
-        guard let value = try currencyCode(field) else { throw missing(field) }
+    public func requiredCurrencyCode(_ field: Field) throws -> String { try present(field, try currencyCode(field)) }
+
+    /// The text of `field`, kept with the warning `message` when `isValid` says it is malformed.
+    private func checkedText(_ field: Field, _ isValid: (String) -> Bool, _ message: String) -> String? {
+        guard let value = text(field) else { return nil }
+        if !isValid(value) { warn(field, message) }
         return value
     }
 }

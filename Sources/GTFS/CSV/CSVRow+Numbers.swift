@@ -14,10 +14,7 @@ extension CSVRow {
     /// An integer cell that must be present.
     /// - Throws: ``GTFSError`` when empty or not an integer.
     @inline(__always)
-    public func requiredInt(_ field: Field) throws -> Int {
-        guard let value = try int(field) else { throw missing(field) }
-        return value
-    }
+    public func requiredInt(_ field: Field) throws -> Int { try present(field, try int(field)) }
 
     /// A non-negative integer cell (≥ 0); `nil` when empty.
     /// - Throws: ``GTFSError`` when not an integer or negative.
@@ -31,10 +28,7 @@ extension CSVRow {
     /// A non-negative integer cell that must be present.
     /// - Throws: ``GTFSError`` when empty, not an integer or negative.
     @inline(__always)
-    public func requiredNonNegativeInt(_ field: Field) throws -> Int {
-        guard let value = try nonNegativeInt(field) else { throw missing(field) }
-        return value
-    }
+    public func requiredNonNegativeInt(_ field: Field) throws -> Int { try present(field, try nonNegativeInt(field)) }
 
     /// A positive integer cell (> 0); `nil` when empty.
     /// - Throws: ``GTFSError`` when not an integer or not positive.
@@ -46,10 +40,7 @@ extension CSVRow {
 
     /// A positive integer cell that must be present.
     /// - Throws: ``GTFSError`` when empty, not an integer or not positive.
-    public func requiredPositiveInt(_ field: Field) throws -> Int {
-        guard let value = try positiveInt(field) else { throw missing(field) }
-        return value
-    }
+    public func requiredPositiveInt(_ field: Field) throws -> Int { try present(field, try positiveInt(field)) }
 
     // MARK: Decimals
 
@@ -64,10 +55,7 @@ extension CSVRow {
 
     /// A decimal number cell that must be present.
     /// - Throws: ``GTFSError`` when empty or not a decimal number.
-    public func requiredDouble(_ field: Field) throws -> Double {
-        guard let value = try double(field) else { throw missing(field) }
-        return value
-    }
+    public func requiredDouble(_ field: Field) throws -> Double { try present(field, try double(field)) }
 
     /// A non-negative decimal cell; `nil` when empty.
     /// - Throws: ``GTFSError`` when not a number or negative.
@@ -103,15 +91,9 @@ extension CSVRow {
 
     /// A latitude that must be present.
     /// - Throws: ``GTFSError`` when empty, not a number or out of range.
-    public func requiredLatitude(_ field: Field) throws -> Double {
-        guard let value = try latitude(field) else { throw missing(field) }
-        return value
-    }
+    public func requiredLatitude(_ field: Field) throws -> Double { try present(field, try latitude(field)) }
 
     /// A longitude that must be present.
     /// - Throws: ``GTFSError`` when empty, not a number or out of range.
-    public func requiredLongitude(_ field: Field) throws -> Double {
-        guard let value = try longitude(field) else { throw missing(field) }
-        return value
-    }
+    public func requiredLongitude(_ field: Field) throws -> Double { try present(field, try longitude(field)) }
 }

@@ -13,10 +13,7 @@ extension CSVRow {
 
     /// A service time that must be present.
     /// - Throws: ``GTFSError`` when empty or not a time.
-    public func requiredTime(_ field: Field) throws -> GTFSTime {
-        guard let value = try time(field) else { throw missing(field) }
-        return value
-    }
+    public func requiredTime(_ field: Field) throws -> GTFSTime { try present(field, try time(field)) }
 
     /// A local wall-clock time (`HH:MM:SS`, at most 24:00:00); `nil` when empty.
     /// - Throws: ``GTFSError`` when not a time or past 24:00:00.
@@ -36,10 +33,7 @@ extension CSVRow {
 
     /// A date that must be present.
     /// - Throws: ``GTFSError`` when empty or not a valid date.
-    public func requiredDate(_ field: Field) throws -> GTFSDate {
-        guard let value = try date(field) else { throw missing(field) }
-        return value
-    }
+    public func requiredDate(_ field: Field) throws -> GTFSDate { try present(field, try date(field)) }
 
     /// A color (six hex digits); `nil` when empty.
     /// - Throws: ``GTFSError`` when not six hex digits.
@@ -59,10 +53,7 @@ extension CSVRow {
 
     /// A currency amount that must be present.
     /// - Throws: ``GTFSError`` when empty or not a decimal amount.
-    public func requiredCurrencyAmount(_ field: Field) throws -> CurrencyAmount {
-        guard let value = try currencyAmount(field) else { throw missing(field) }
-        return value
-    }
+    public func requiredCurrencyAmount(_ field: Field) throws -> CurrencyAmount { try present(field, try currencyAmount(field)) }
 
     // MARK: Enumerations
 
@@ -77,8 +68,5 @@ extension CSVRow {
 
     /// An enumeration cell that must be present.
     /// - Throws: ``GTFSError`` when empty or not an integer.
-    public func requiredEnumeration<E: GTFSEnum>(_ field: Field, as type: E.Type = E.self) throws -> E {
-        guard let value = try enumeration(field, as: type) else { throw missing(field) }
-        return value
-    }
+    public func requiredEnumeration<E: GTFSEnum>(_ field: Field, as type: E.Type = E.self) throws -> E { try present(field, try enumeration(field, as: type)) }
 }

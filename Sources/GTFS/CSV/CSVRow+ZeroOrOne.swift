@@ -13,8 +13,5 @@ extension CSVRow {
 
     /// A `0`/`1` cell that must be present, as a `Bool`.
     /// - Throws: ``GTFSError`` when empty or anything but `0` or `1`.
-    func requiredZeroOrOne(_ field: Field) throws -> Bool {
-        guard let value = try zeroOrOne(field) else { throw missing(field) }
-        return value
-    }
+    func requiredZeroOrOne(_ field: Field) throws -> Bool { try present(field, try zeroOrOne(field)) }
 }

@@ -50,6 +50,15 @@ public struct CSVRow<Field: GTFSField> {
         table.warn(error(field, message))
     }
 
+    /// `value`, which a required field must have.
+    /// - Throws: ``GTFSError`` (``missing(_:)``) when it is `nil`: the field is empty.
+    @inline(__always)
+    func present<Value>(_ field: Field, _ value: Value?) throws -> Value {
+        guard let value else { throw missing(field) }
+        return value
+    }
+
+    /// The error of a required field that is empty.
     func missing(_ field: Field) -> GTFSError {
         GTFSError(.missingValue, file: table.fileName, line: line, column: table.columnName(field.rawValue), message: "is required")
     }
@@ -65,10 +74,7 @@ public struct CSVRow<Field: GTFSField> {
     /// The cell as a String.
     /// - Throws: ``GTFSError`` (`missingValue`) when empty or absent.
     @inline(__always)
-    public func requiredText(_ field: Field) throws -> String {
-        guard let text = text(field) else { throw missing(field) }
-        return text
-    }
+    public func requiredText(_ field: Field) throws -> String { try present(field, text(field)) }
 
     /// The cell as an identifier (``GTFSID``, inline up to 23 bytes), `nil` when empty or absent.
     @inline(__always)
@@ -79,10 +85,7 @@ public struct CSVRow<Field: GTFSField> {
     /// The cell as an identifier.
     /// - Throws: ``GTFSError`` (`missingValue`) when empty or absent.
     @inline(__always)
-    public func requiredID(_ field: Field) throws -> GTFSID {
-        guard let id = id(field) else { throw missing(field) }
-        return id
-    }
+    public func requiredID(_ field: Field) throws -> GTFSID { try present(field, id(field)) }
 }
 
 @available(*, unavailable, message: "a CSVRow borrows the parser's buffers")
