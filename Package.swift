@@ -1,4 +1,7 @@
 // swift-tools-version: 6.1
+// swift-gtfs-lines: a streaming line reader and a GTFS import toolkit.
+// Licensed under the Apache License, Version 2.0 (see LICENSE); the sample data in SampleData/ is CC BY
+// (see SampleData/README.md).
 
 import PackageDescription
 
@@ -10,7 +13,8 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "swift-gtfs-lines",
-    platforms: [.macOS(.v15)],
+    // Mutex (Synchronization) sets the floor: macOS 15 and iOS 18.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "LineReader", targets: ["LineReader"]),
         .library(name: "GTFS", targets: ["GTFS"]),
@@ -23,6 +27,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -48,7 +53,11 @@ let package = Package(
         ),
         .target(
             name: "GTFS",
-            dependencies: ["LineReader", "CZlib", "CLineScan", "CCrypto", "Platform"],
+            dependencies: [
+                "LineReader", "CZlib", "CLineScan", "Platform",
+                // SHA-256: CryptoKit on Apple platforms, OpenSSL's libcrypto elsewhere.
+                .target(name: "CCrypto", condition: .when(platforms: [.linux, .android, .openbsd])),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
