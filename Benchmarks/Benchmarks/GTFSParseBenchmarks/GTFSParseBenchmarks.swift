@@ -4,6 +4,10 @@ import LineReader
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The numeric and short fields of a stop_times row: ids of 15 bytes or fewer are stored inline in

@@ -3,6 +3,10 @@ import LineReader
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Parses a stop_times.txt into typed `StopTime` records and prints the row count, the rejected count and a
