@@ -5,8 +5,8 @@ import CCrypto
 #endif
 
 /// A streaming SHA-256 of the bytes handed to it, written as 64 lowercase hex digits: what `sha256sum`
-/// prints for the same bytes. CryptoKit computes it on Apple platforms, OpenSSL's libcrypto elsewhere (both
-/// use the CPU's SHA extensions where present).
+/// prints for the same bytes. CryptoKit computes it on Apple platforms, OpenSSL's libcrypto elsewhere (with
+/// the CPU's SHA extensions where present).
 ///
 /// ```swift
 /// let hasher = ContentHasher()
