@@ -30,11 +30,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
-        ),
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",

@@ -1,5 +1,7 @@
-#ifndef CZLIB_SHIM_H
-#define CZLIB_SHIM_H
+// zlib from the system: Debian's zlib1g-dev on Linux, the SDK's libz on Apple platforms (a plain C target
+// with a linked library, so no pkg-config and no Homebrew copy gets in the way).
+#ifndef CZLIB_H
+#define CZLIB_H
 
 #include <zlib.h>
 
