@@ -53,10 +53,11 @@ struct NewDatabaseFileTests {
         }
         let summary = try result.get()
         #expect(summary.table(.stopTimes)?.rowsStored == 400 * 25)
-        // While it loaded, the path held nothing; the store was being built under its temporary name, and
-        // the import held the database's lock file.
+        // While it loaded, the path held nothing; the store was being built under its temporary name, beside
+        // its lock file, and the import held the database's lock file.
         let during = try #require(seenWhileLoading.withLock { $0 })
-        #expect(during.count == 2 && during[0].hasPrefix("new.sqlite.importing-") && during[1] == "new.sqlite.lock", "\(during)")
+        #expect(during.count == 3 && during[0].hasPrefix("new.sqlite.importing-") && during[1] == during[0] + "-lock"
+            && during[2] == "new.sqlite.lock", "\(during)")
         #expect(try setup.storeFiles() == ["new.sqlite"])
 
         let queue = try DatabaseQueue(path: setup.path)
@@ -133,17 +134,24 @@ struct NewDatabaseFileTests {
     @Test("The next import deletes what a killed import left, but not the file of an import still running")
     func leftovers() throws {
         let setup = try Setup(trips: 10)
-        // A killed import's file (nobody holds its lock) with its journal, and a running import's (locked).
+        // A killed import's file with its journal and its lock file (nobody holds it); the lock file alone
+        // of an import killed before it created its file; a file of an earlier version, which locked the file
+        // itself; and a running import's file with its lock file (locked).
         let killed = setup.path + NewDatabaseFile.marker + "0badf00d"
+        let killedEarly = setup.path + NewDatabaseFile.marker + "5ca1ab1e"
+        let earlier = setup.path + NewDatabaseFile.marker + "e4e1e4e1"
         let running = setup.path + NewDatabaseFile.marker + "1234abcd"
-        for file in [killed, killed + "-journal", running] { #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8))) }
-        let descriptor = open(running, O_RDWR)
+        let lock = NewDatabaseFile.lockSuffix
+        for file in [killed, killed + "-journal", killed + lock, killedEarly + lock, earlier, running, running + lock] {
+            #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        }
+        let descriptor = open(running + lock, O_RDWR)
         #expect(descriptor >= 0)
         defer { close(descriptor) }
         #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
 
         _ = try setup.importFeed().get()
-        #expect(try setup.storeFiles() == ["new.sqlite", "new.sqlite.importing-1234abcd"])
+        #expect(try setup.storeFiles() == ["new.sqlite", "new.sqlite.importing-1234abcd", "new.sqlite.importing-1234abcd-lock"])
         // An import into the existing store cleans up too, once the lock is gone.
         flock(descriptor, LOCK_UN)
         let store = try GTFSStore(path: setup.path)

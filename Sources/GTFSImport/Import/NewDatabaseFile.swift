@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 import Platform
 
@@ -12,9 +13,11 @@ import Platform
 /// to WAL mode, flushed to disk and linked to its path only if that path is still free.
 ///
 /// Until then the path holds nothing: a failed, cancelled or killed import (even `kill -9` or a power
-/// loss) never leaves a partial store there. The temporary file is named `PATH.importing-XXXXXXXX` and
-/// locked with `flock` while its import runs, so a later import into the same path can tell a leftover
-/// of a killed import (unlocked; deleted) from an import still running (locked; kept).
+/// loss) never leaves a partial store there. The temporary file is named `PATH.importing-XXXXXXXX`; its
+/// lock file `PATH.importing-XXXXXXXX-lock`, created first, is held with `flock` while the import runs, so
+/// a later import into the same path can tell a leftover of a killed import (unlocked; deleted) from an
+/// import still running (locked; kept). The lock is not on the store itself because Darwin's `flock` and
+/// SQLite's `fcntl` locks on one file exclude each other (Linux keeps them apart).
 final class NewDatabaseFile: Sendable {
     /// Where the store goes.
     let path: String
@@ -22,12 +25,14 @@ final class NewDatabaseFile: Sendable {
     let temporaryPath: String
     /// The connection that builds it.
     let queue: DatabaseQueue
-    /// An open descriptor of the temporary file, holding its `flock` until the file is placed or discarded
-    /// (then -1, so it is closed once).
-    private let lock: Mutex<Int32>
+    /// Open descriptors of the temporary file (to flush it and set its owner) and of its lock file, which
+    /// holds the `flock`, until the file is placed or discarded (then -1, so each is closed once).
+    private let descriptors: Mutex<(file: Int32, lock: Int32)>
 
     /// The suffix that marks a store being built, before its random part.
     static let marker = ".importing-"
+    /// The suffix of a store's lock file, after its name.
+    static let lockSuffix = "-lock"
 
     /// Creates the temporary file and its schema, when nothing exists at `path`.
     ///
@@ -35,27 +40,16 @@ final class NewDatabaseFile: Sendable {
     /// - Parameter replacing: whether the store replaces a file at `path` (see ``ReplacedDatabase``).
     /// - Returns: `nil` when `path` exists (or cannot be examined) and `replacing` is false: the import
     ///   then opens it as a store.
-    /// - Throws: `DatabaseError` or ``ImportError/database(path:message:)`` when the temporary file cannot be
+    /// - Throws: `DatabaseError` or ``ImportError/database(path:message:code:)`` when the temporary file cannot be
     ///   created next to `path` (a missing or read-only directory).
     static func begin(at path: String, replacing: Bool = false) throws -> NewDatabaseFile? {
         guard replacing || isFree(path) else { return nil }
-        var temporaryPath = ""
-        var descriptor: Int32 = -1
-        for _ in 0 ..< 8 where descriptor < 0 {
-            temporaryPath = path + marker + String(UInt32.random(in: 0 ... .max), radix: 16)
-            descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if descriptor < 0 && errno != EEXIST { break }
+        var created: (path: String, file: Int32, lock: Int32)?
+        for _ in 0 ..< 8 where created == nil {
+            created = try createLocked(path + marker + String(UInt32.random(in: 0 ... .max), radix: 16), for: path)
         }
-        guard descriptor >= 0 else {
-            let code = errno
-            throw systemError(path, "cannot create a file in \(directory(of: path))", code)
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
-            let error = systemError(path, "cannot lock \(temporaryPath)", code)
-            close(descriptor)
-            unlink(temporaryPath)
-            throw error
+        guard let (temporaryPath, descriptor, lockDescriptor) = created else {
+            throw systemError(path, "cannot create a file in \(directory(of: path))", EEXIST)
         }
         var configuration = GTFSStore.defaultConfiguration()
         configuration.label = "GTFSStore.new"
@@ -71,9 +65,12 @@ final class NewDatabaseFile: Sendable {
         } catch {
             unlink(temporaryPath)
             close(descriptor)
+            unlink(temporaryPath + lockSuffix)
+            close(lockDescriptor)
             throw error
         }
-        let file = NewDatabaseFile(path: path, temporaryPath: temporaryPath, queue: queue, lock: descriptor)
+        let file = NewDatabaseFile(
+            path: path, temporaryPath: temporaryPath, queue: queue, descriptors: (descriptor, lockDescriptor))
         do {
             try GTFSSchema.migrator.migrate(queue)
         } catch {
@@ -83,16 +80,44 @@ final class NewDatabaseFile: Sendable {
         return file
     }
 
-    private init(path: String, temporaryPath: String, queue: DatabaseQueue, lock: Int32) {
+    /// Creates `temporaryPath`'s lock file and locks it, then the file itself.
+    /// - Returns: the path and both descriptors, or `nil` when either name exists (try another).
+    /// - Throws: ``ImportError/database(path:message:code:)`` when a file cannot be created or locked.
+    private static func createLocked(_ temporaryPath: String, for path: String) throws -> (path: String, file: Int32, lock: Int32)? {
+        let lockPath = temporaryPath + lockSuffix
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if lock < 0 {
+            let code = errno
+            if code == EEXIST { return nil }
+            throw systemError(path, "cannot create a file in \(directory(of: path))", code)
+        }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            unlink(lockPath)
+            close(lock)
+            throw systemError(path, "cannot lock \(lockPath)", code)
+        }
+        let file = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if file < 0 {
+            let code = errno
+            unlink(lockPath)
+            close(lock)
+            if code == EEXIST { return nil }
+            throw systemError(path, "cannot create a file in \(directory(of: path))", code)
+        }
+        return (temporaryPath, file, lock)
+    }
+
+    private init(path: String, temporaryPath: String, queue: DatabaseQueue, descriptors: (file: Int32, lock: Int32)) {
         self.path = path
         self.temporaryPath = temporaryPath
         self.queue = queue
-        self.lock = Mutex(lock)
+        self.descriptors = Mutex(descriptors)
     }
 
     /// Turns the committed store into a WAL database, flushes it to disk and gives it its path.
     ///
-    /// - Throws: ``ImportError/database(path:message:)`` when another process created `path` meanwhile
+    /// - Throws: ``ImportError/database(path:message:code:)`` when another process created `path` meanwhile
     ///   (that file is left alone), or when a step fails. The path then holds nothing new; the caller
     ///   discards the temporary file with ``discard()``.
     func install() throws {
@@ -102,7 +127,7 @@ final class NewDatabaseFile: Sendable {
 
     /// Turns the committed store into a WAL database, closes it and flushes it to disk: what ``place(replacing:)``
     /// then names is complete.
-    /// - Throws: ``ImportError/database(path:message:)`` when a step fails.
+    /// - Throws: ``ImportError/database(path:message:code:)`` when a step fails.
     func prepare() throws {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -110,24 +135,27 @@ final class NewDatabaseFile: Sendable {
             guard mode == "wal" else {
                 throw ImportError.database(path: path, message: "SQLite kept journal mode \(mode ?? "?") instead of WAL")
             }
+            // Apple's SQLite keeps an empty -wal file when the last connection closes; it would stay behind
+            // under the temporary name.
+            var persist: Int32 = 0
+            _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         }
         try queue.close()
-        // The errno of a failed fsync, read inside the lock, before unlocking can touch it.
-        let flushError = lock.withLock { fsync($0) == 0 ? 0 : errno }
+        let flushError = descriptors.withLock { System.flushToStorage($0.file) }
         guard flushError == 0 else { throw Self.systemError(path, "cannot flush \(temporaryPath) to disk", flushError) }
     }
 
     /// Gives the prepared file the owner, group and permissions of `status` (the file it replaces).
     /// - Returns: whether it could (changing the owner needs to be that owner, or root).
     func takeOwnership(of status: stat) -> Bool {
-        lock.withLock { descriptor in
-            fchown(descriptor, status.st_uid, status.st_gid) == 0 && fchmod(descriptor, status.st_mode & 0o7777) == 0
+        descriptors.withLock { descriptors in
+            fchown(descriptors.file, status.st_uid, status.st_gid) == 0 && fchmod(descriptors.file, status.st_mode & 0o7777) == 0
         }
     }
 
     /// Gives the prepared file its path: a free one, or the file it replaces (whose exclusive lock the
     /// caller holds).
-    /// - Throws: ``ImportError/database(path:message:)`` when another process created `path` meanwhile
+    /// - Throws: ``ImportError/database(path:message:code:)`` when another process created `path` meanwhile
     ///   (not replacing: that file is left alone), or when the rename fails.
     func place(replacing: Bool) throws {
         if replacing {
@@ -150,11 +178,13 @@ final class NewDatabaseFile: Sendable {
         releaseLock()
     }
 
-    /// Closes the descriptor that holds the `flock`, once.
+    /// Deletes the lock file and closes both descriptors, once. The lock file goes while still locked, so
+    /// that no other import can take it for a leftover.
     private func releaseLock() {
-        lock.withLock { descriptor in
-            if descriptor >= 0 { close(descriptor) }
-            descriptor = -1
+        descriptors.withLock { descriptors in
+            if descriptors.lock >= 0 { unlink(temporaryPath + Self.lockSuffix) }
+            for descriptor in [descriptors.file, descriptors.lock] where descriptor >= 0 { close(descriptor) }
+            descriptors = (-1, -1)
         }
     }
 
@@ -168,12 +198,19 @@ final class NewDatabaseFile: Sendable {
         let folder = directory(of: path)
         let prefix = URL(fileURLWithPath: path).lastPathComponent + marker
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) && !siblingSuffixes.dropFirst().contains(where: name.hasSuffix) {
+        // Each store being built once, by the name without the suffix of a file beside it.
+        let suffixes = siblingSuffixes.dropFirst() + [lockSuffix]
+        let stores = Set(names.filter { $0.hasPrefix(prefix) }.map { name in
+            suffixes.first(where: name.hasSuffix).map { String(name.dropLast($0.count)) } ?? name
+        })
+        for name in stores {
             let leftover = folder + "/" + name
-            let descriptor = open(leftover, O_RDWR | O_CLOEXEC)
+            // Its lock file decides; a store built by an earlier version has none and was locked itself.
+            let lockPath = FileManager.default.fileExists(atPath: leftover + lockSuffix) ? leftover + lockSuffix : leftover
+            let descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-                for suffix in siblingSuffixes { unlink(leftover + suffix) }
+                for suffix in siblingSuffixes + [lockSuffix] { unlink(leftover + suffix) }
             }
             close(descriptor)
         }
@@ -193,7 +230,7 @@ final class NewDatabaseFile: Sendable {
         switch code {
         case EEXIST:
             throw taken
-        case EPERM, EOPNOTSUPP, EMLINK:
+        case EPERM, EOPNOTSUPP, ENOTSUP, EMLINK:  // ENOTSUP differs from EOPNOTSUPP on Darwin
             // A file system without hard links: check, then rename (a race with a creator is then possible).
             guard Self.isFree(path) else { throw taken }
             guard rename(temporaryPath, path) == 0 else {
@@ -209,7 +246,7 @@ final class NewDatabaseFile: Sendable {
     private func syncDirectory() {
         let descriptor = open(Self.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
+        _ = System.flushToStorage(descriptor)
         close(descriptor)
     }
 
