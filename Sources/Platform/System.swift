@@ -49,6 +49,33 @@ package enum System {
         libraryExit(status)
     }
 
+    /// Flushes a file's data to the storage device: `fsync(2)`, and first `F_FULLFSYNC` on Darwin, where
+    /// `fsync` may leave the data in the drive's cache, to be written later and out of order.
+    /// - Returns: 0, or the `errno` of the failed flush.
+    package static func flushToStorage(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+        #endif
+        return fsync(descriptor) == 0 ? 0 : errno
+    }
+
+    /// Bytes an unprivileged writer may still use in the file system that holds `path`, or `nil` when it
+    /// cannot be asked.
+    package static func availableBytes(at path: String) -> Int64? {
+        // Darwin's statvfs counts blocks in 32 bits, which wrap above 16 TiB free; its statfs does not.
+        #if canImport(Darwin)
+        var info = statfs()
+        guard statfs(path, &info) == 0 else { return nil }
+        let (blocks, size) = (Int64(clamping: info.f_bavail), Int64(clamping: info.f_bsize))
+        #else
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        let (blocks, size) = (Int64(clamping: info.f_bavail), Int64(clamping: info.f_frsize))
+        #endif
+        let (bytes, overflow) = blocks.multipliedReportingOverflow(by: size)
+        return overflow ? .max : bytes
+    }
+
     /// The C library's text for an `errno` value (`No such file or directory`).
     package static func message(forErrno code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }

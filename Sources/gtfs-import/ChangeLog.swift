@@ -102,7 +102,8 @@ final class ChangeLog: Sendable {
         }
         guard let temporaryPath else { return }
         state.withLock { state in
-            if fsync(state.output) != 0 { state.failure = "cannot write \(temporaryPath): \(System.message(forErrno: errno))" }
+            let code = System.flushToStorage(state.output)
+            if code != 0 { state.failure = "cannot write \(temporaryPath): \(System.message(forErrno: code))" }
             close(state.output)
         }
         if let failure = state.withLock({ $0.failure }) {

@@ -42,7 +42,8 @@ enum OutputPath {
         init(_ path: String) {
             var status = stat()
             if stat(path, &status) == 0 {
-                identity = (UInt64(status.st_dev), UInt64(status.st_ino))
+                // dev_t is signed on Darwin: its bits, not its value.
+                identity = (UInt64(truncatingIfNeeded: status.st_dev), UInt64(truncatingIfNeeded: status.st_ino))
                 isDirectory = status.st_mode & S_IFMT == S_IFDIR
             } else {
                 identity = nil

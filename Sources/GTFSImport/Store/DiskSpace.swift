@@ -17,10 +17,7 @@ enum DiskSpace {
 
     /// Bytes an unprivileged writer may still use in the file system of `folder`, when it can be asked.
     static func available(in folder: String) -> Int64? {
-        var info = statvfs()
-        guard statvfs(folder, &info) == 0 else { return nil }
-        let (bytes, overflow) = Int64(clamping: info.f_bavail).multipliedReportingOverflow(by: Int64(clamping: info.f_frsize))
-        return overflow ? .max : bytes
+        System.availableBytes(at: folder)
     }
 
     /// Fails when the folder of `databasePath` lacks the space a full import of `entries` needs.
