@@ -71,7 +71,12 @@ public enum ToolRunner {
 
     /// The folder holding the test bundle and the package's executables (`.build/debug`).
     public static let productsDirectory: URL = {
-        let executable = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
+        // On Linux the test binary runs itself. On macOS a helper runs the bundle (`swiftpm-testing-helper
+        // --test-bundle-path BUNDLE`, or Xcode's `xctest`), so the first argument is not inside it.
+        let arguments = ProcessInfo.processInfo.arguments
+        let bundle = arguments.firstIndex(of: "--test-bundle-path").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+            ?? Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundlePath
+        let executable = URL(fileURLWithPath: bundle ?? arguments[0])
         var directory = executable.deletingLastPathComponent()
         // On Linux the test binary sits in the products folder; on macOS inside a .xctest bundle.
         while directory.pathExtension == "xctest" || directory.lastPathComponent == "Contents"

@@ -14,8 +14,15 @@ struct GTFSImportMessagesTests {
     /// the screen's lines: redrawn lines split at their carriage returns, erase-line sequences removed.
     static func onTerminal(_ tool: String, _ arguments: [String], directory: String) throws -> (status: Int32, lines: [String]) {
         let path = ToolRunner.productsDirectory.appendingPathComponent(tool).path
+        #if canImport(Darwin)
+        // BSD script: `script -q FILE COMMAND…`.
+        let wrapper = ["/usr/bin/script", "-q", "/dev/null", path] + arguments
+        #else
+        // util-linux script: `script -qec "COMMAND LINE" FILE`.
         let command = ([path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let result = try ToolRunner.run(tool, [], wrapper: ["/usr/bin/script", "-qec", command, "/dev/null"], directory: directory)
+        let wrapper = ["/usr/bin/script", "-qec", command, "/dev/null"]
+        #endif
+        let result = try ToolRunner.run(tool, [], wrapper: wrapper, directory: directory)
         let screen = result.stdoutText.replacingOccurrences(of: "\u{1B}[K", with: "")
         let lines = screen.split(omittingEmptySubsequences: false) { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }.map(String.init)
         return (result.status, lines)

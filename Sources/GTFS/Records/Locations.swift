@@ -36,9 +36,16 @@ public struct LocationsGeoJSON: Sendable, Hashable {
             throw GTFSError(.missingValue, file: file, column: "type", message: "is required")
         }
         guard let name = type as? String, name == "FeatureCollection" else {
-            let text = (type as? String) ?? String(describing: type)
+            // A value that is not a string is shown as JSON: Foundation describes it differently on each platform.
+            let text = (type as? String) ?? Self.jsonText(of: type)
             throw GTFSError(.invalidValue, file: file, column: "type", text: text, message: "is not \"FeatureCollection\"")
         }
         self.json = json
+    }
+
+    /// `value` written back as compact JSON, keys sorted.
+    private static func jsonText(of value: Any) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "?"
     }
 }

@@ -516,6 +516,7 @@ struct FareFlexRecordTests {
             ("\"FeatureCollection\"", .invalidValue, nil, "locations.geojson: is not a JSON object"),
             ("{\"features\": []}", .missingValue, "type", "locations.geojson: type: is required"),
             ("{\"type\": \"Feature\"}", .invalidValue, "type", "locations.geojson: type: \"Feature\" is not \"FeatureCollection\""),
+            ("{\"type\": [\"a\", {\"b\": 1}]}", .invalidValue, "type", "locations.geojson: type: \"[\"a\",{\"b\":1}]\" is not \"FeatureCollection\""),
         ])
     func locationsErrors(json: String, kind: GTFSError.Kind, column: String?, description: String) {
         let error = #expect(throws: GTFSError.self) { try LocationsGeoJSON(json: json) }
