@@ -22,6 +22,7 @@ public struct AsyncLines: AsyncSequence {
     let reader: Reader
 
     /// Makes the iterator; the sequence is single-pass like its reader.
+    /// - Returns: an iterator that reads on from where the reader stands.
     public func makeAsyncIterator() -> Iterator { Iterator(reader: reader) }
 
     /// Pulls lines from the reader one at a time.
@@ -30,6 +31,8 @@ public struct AsyncLines: AsyncSequence {
 
         /// The next line, `nil` at the end of the input.
         ///
+        /// - Parameter actor: the caller's actor; reading runs there.
+        /// - Returns: the next line, or `nil` at the end of the input.
         /// - Throws: `CancellationError` when the task is cancelled, or a reading error.
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> OwnedLine? {
             try Task.checkCancellation()
@@ -38,6 +41,7 @@ public struct AsyncLines: AsyncSequence {
 
         /// The next line, `nil` at the end of the input.
         ///
+        /// - Returns: the next line, or `nil` at the end of the input.
         /// - Throws: `CancellationError` when the task is cancelled, or a reading error.
         public mutating func next() async throws -> OwnedLine? {
             try Task.checkCancellation()

@@ -4,7 +4,7 @@
 /// read a zip entry without extracting it:
 ///
 /// ```swift
-/// let entry = try DeflateSource(compressed: entryBytes, name: "feed.zip:stops.txt")
+/// let entry = try DeflateSource(compressed: MemorySource(deflatedBytes), name: "feed.zip:stops.txt")
 /// try Reader(source: entry).forEachLine { line in … }
 /// ```
 public final class DeflateSource: ByteSource {
@@ -33,6 +33,7 @@ public final class DeflateSource: ByteSource {
 
     /// Inflates the next bytes.
     ///
+    /// - Parameter buffer: the destination for inflated bytes.
     /// - Returns: the byte count, `0` at the end of the deflate stream.
     /// - Throws: ``ReaderError/corruptCompressedData(source:format:offset:reason:)`` or
     ///   ``ReaderError/truncatedCompressedData(source:format:offset:)``.

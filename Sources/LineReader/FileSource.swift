@@ -39,6 +39,7 @@ public final class FileSource: ByteSource {
     }
 
     /// Standard input, named `<stdin>` in errors.
+    /// - Returns: a source over `STDIN_FILENO`, which it leaves open.
     public static func standardInput() -> FileSource {
         FileSource(fileDescriptor: STDIN_FILENO, name: "<stdin>")
     }
@@ -48,6 +49,9 @@ public final class FileSource: ByteSource {
     }
 
     /// Reads up to `buffer.count` bytes, retrying when a signal interrupts the call.
+    ///
+    /// - Parameter buffer: the destination.
+    /// - Returns: the number of bytes read, `0` at the end of the file.
     ///
     /// - Throws: ``ReaderError/io(source:operation:errno:)`` (`EISDIR` for a directory, `EIO`, …).
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

@@ -37,6 +37,7 @@ public struct Line {
     public var string: String { String(decoding: bytes, as: UTF8.self) }
 
     /// A copy that owns its bytes and may outlive the callback or cross threads.
+    /// - Returns: the line's number and a copy of its bytes.
     public func owned() -> OwnedLine {
         OwnedLine(number: number, bytes: Array(bytes))
     }
@@ -53,6 +54,10 @@ public struct OwnedLine: Sendable, Hashable {
     public let bytes: [UInt8]
 
     /// Creates a line from its number and bytes.
+    ///
+    /// - Parameters:
+    ///   - number: the 1-based line number.
+    ///   - bytes: the line's bytes, without a delimiter.
     public init(number: Int, bytes: [UInt8]) {
         self.number = number
         self.bytes = bytes

@@ -19,6 +19,10 @@ public final class MemorySource: ByteSource {
     }
 
     /// Copies the next bytes into `buffer`; returns `0` once everything was handed out.
+    ///
+    /// - Parameter buffer: the destination.
+    /// - Returns: the number of bytes copied, `0` at the end.
+    /// - Throws: never; the signature is ``ByteSource``'s.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let count = min(buffer.count, bytes.count - offset)
         guard count > 0 else { return 0 }

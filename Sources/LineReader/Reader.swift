@@ -36,7 +36,13 @@ public final class Reader {
         /// delivers it with empty bytes and its length in ``Line/overlongLength``, and reading goes on.
         public var skipsOverlongLines = false
 
-        /// Creates options; every parameter has the documented default.
+        /// Creates options; ``skipsOverlongLines`` starts `false` and is set as a property.
+        ///
+        /// - Parameters:
+        ///   - chunkSize: bytes requested from the source per read; default 4096.
+        ///   - maxLineLength: the longest line accepted, in bytes; default 64 MiB.
+        ///   - delimiter: the byte that ends a line; default `\n`.
+        ///   - decompressesGzip: whether gzip input is inflated; default `true`.
         public init(
             chunkSize: Int = 4096,
             maxLineLength: Int = 64 << 20,
@@ -76,7 +82,7 @@ public final class Reader {
     /// The options in effect.
     public let options: Options
     /// The raw input.
-    public let source: any ByteSource
+    let source: any ByteSource
     let splitter: LineSplitter
     // A reader is single-threaded (not Sendable) and never re-entered, so its state skips Swift's dynamic
     // exclusivity checks, which otherwise cost a runtime call per line.
@@ -204,6 +210,7 @@ public final class Reader {
     /// The next line, or `nil` at the end of the input: the pull form the other APIs are built on.
     ///
     /// The line's bytes stay valid until the next call on this reader.
+    /// - Returns: the next line, or `nil` at the end of the input.
     /// - Throws: any ``ReaderError``; once thrown, every later call throws it again.
     public func nextLine() throws -> Line? {
         if let failure { throw failure }

@@ -3,6 +3,8 @@ extension CSVRow {
     // MARK: Integers
 
     /// An integer cell; `nil` when empty.
+    /// - Parameter field: the field.
+    /// - Returns: the integer; `nil` for an absent field or an empty cell.
     /// - Throws: ``GTFSError`` when the text is not an integer.
     @inline(__always)
     public func int(_ field: Field) throws -> Int? {
@@ -12,11 +14,15 @@ extension CSVRow {
     }
 
     /// An integer cell that must be present.
+    /// - Parameter field: the field.
+    /// - Returns: the integer.
     /// - Throws: ``GTFSError`` when empty or not an integer.
     @inline(__always)
     public func requiredInt(_ field: Field) throws -> Int { try present(field, try int(field)) }
 
     /// A non-negative integer cell (≥ 0); `nil` when empty.
+    /// - Parameter field: the field.
+    /// - Returns: the integer; `nil` for an absent field or an empty cell.
     /// - Throws: ``GTFSError`` when not an integer or negative.
     @inline(__always)
     public func nonNegativeInt(_ field: Field) throws -> Int? {
@@ -26,11 +32,15 @@ extension CSVRow {
     }
 
     /// A non-negative integer cell that must be present.
+    /// - Parameter field: the field.
+    /// - Returns: the integer.
     /// - Throws: ``GTFSError`` when empty, not an integer or negative.
     @inline(__always)
     public func requiredNonNegativeInt(_ field: Field) throws -> Int { try present(field, try nonNegativeInt(field)) }
 
     /// A positive integer cell (> 0); `nil` when empty.
+    /// - Parameter field: the field.
+    /// - Returns: the integer; `nil` for an absent field or an empty cell.
     /// - Throws: ``GTFSError`` when not an integer or not positive.
     public func positiveInt(_ field: Field) throws -> Int? {
         guard let value = try int(field) else { return nil }
@@ -39,12 +49,16 @@ extension CSVRow {
     }
 
     /// A positive integer cell that must be present.
+    /// - Parameter field: the field.
+    /// - Returns: the integer.
     /// - Throws: ``GTFSError`` when empty, not an integer or not positive.
     public func requiredPositiveInt(_ field: Field) throws -> Int { try present(field, try positiveInt(field)) }
 
     // MARK: Decimals
 
     /// A decimal number cell; `nil` when empty.
+    /// - Parameter field: the field.
+    /// - Returns: the number; `nil` for an absent field or an empty cell.
     /// - Throws: ``GTFSError`` when the text is not a decimal number (`52,53` is not).
     @inline(__always)
     public func double(_ field: Field) throws -> Double? {
@@ -54,10 +68,14 @@ extension CSVRow {
     }
 
     /// A decimal number cell that must be present.
+    /// - Parameter field: the field.
+    /// - Returns: the number.
     /// - Throws: ``GTFSError`` when empty or not a decimal number.
     public func requiredDouble(_ field: Field) throws -> Double { try present(field, try double(field)) }
 
     /// A non-negative decimal cell; `nil` when empty.
+    /// - Parameter field: the field.
+    /// - Returns: the number; `nil` for an absent field or an empty cell.
     /// - Throws: ``GTFSError`` when not a number or negative.
     public func nonNegativeDouble(_ field: Field) throws -> Double? {
         guard let value = try double(field) else { return nil }
@@ -66,6 +84,8 @@ extension CSVRow {
     }
 
     /// A positive decimal cell; `nil` when empty.
+    /// - Parameter field: the field.
+    /// - Returns: the number; `nil` for an absent field or an empty cell.
     /// - Throws: ``GTFSError`` when not a number or not positive.
     public func positiveDouble(_ field: Field) throws -> Double? {
         guard let value = try double(field) else { return nil }
@@ -74,6 +94,8 @@ extension CSVRow {
     }
 
     /// A WGS84 latitude, −90…90; `nil` when empty.
+    /// - Parameter field: the field.
+    /// - Returns: the latitude in degrees; `nil` for an absent field or an empty cell.
     /// - Throws: ``GTFSError`` when not a number or out of range.
     public func latitude(_ field: Field) throws -> Double? {
         guard let value = try double(field) else { return nil }
@@ -82,6 +104,8 @@ extension CSVRow {
     }
 
     /// A WGS84 longitude, −180…180; `nil` when empty.
+    /// - Parameter field: the field.
+    /// - Returns: the longitude in degrees; `nil` for an absent field or an empty cell.
     /// - Throws: ``GTFSError`` when not a number or out of range.
     public func longitude(_ field: Field) throws -> Double? {
         guard let value = try double(field) else { return nil }
@@ -90,10 +114,14 @@ extension CSVRow {
     }
 
     /// A latitude that must be present.
+    /// - Parameter field: the field.
+    /// - Returns: the latitude in degrees.
     /// - Throws: ``GTFSError`` when empty, not a number or out of range.
     public func requiredLatitude(_ field: Field) throws -> Double { try present(field, try latitude(field)) }
 
     /// A longitude that must be present.
+    /// - Parameter field: the field.
+    /// - Returns: the longitude in degrees.
     /// - Throws: ``GTFSError`` when empty, not a number or out of range.
     public func requiredLongitude(_ field: Field) throws -> Double { try present(field, try longitude(field)) }
 }

@@ -39,7 +39,15 @@ public struct ParseOptions: Sendable {
     /// chunks plus two such lines.
     public var maxLineLength: Int { 4 * max(maxIDLength, maxTextLength) }
 
-    /// Creates options; every parameter has the documented default.
+    /// Creates options; ``maxIDLength``, ``maxTextLength``, ``hashesContent`` and ``tables`` start at their
+    /// defaults and are set as properties.
+    ///
+    /// - Parameters:
+    ///   - strict: whether the first bad row stops the parse; default `false`.
+    ///   - batchSize: records per batch; default 1,024.
+    ///   - chunkSize: bytes per read; default 65,536.
+    ///   - maxStoredWarnings: warnings kept per file; default 100.
+    ///   - maxStoredErrors: errors of rejected rows kept per file; default 1,000.
     public init(
         strict: Bool = false, batchSize: Int = 1024, chunkSize: Int = 64 * 1024,
         maxStoredWarnings: Int = 100, maxStoredErrors: Int = 1000

@@ -26,7 +26,11 @@ public struct TableSummary: Sendable {
     public var contentHash: String?
 
     /// Creates an empty summary for a file.
-    public init(fileName: String, file: GTFSFile?) {
+    ///
+    /// - Parameters:
+    ///   - fileName: the file's name as the feed spells it.
+    ///   - file: the table, or `nil` for a file outside the reference.
+    init(fileName: String, file: GTFSFile?) {
         self.fileName = fileName
         self.file = file
     }

@@ -30,6 +30,11 @@ public struct FieldSpec: Sendable, Hashable {
     public let presence: Presence
 
     /// Describes a field.
+    ///
+    /// - Parameters:
+    ///   - name: the column name in the header.
+    ///   - type: the type of the values.
+    ///   - presence: whether the column and a value must be present; ``Presence-swift.enum/optional`` by default.
     public init(_ name: String, _ type: FieldType, _ presence: Presence = .optional) {
         self.name = name
         self.type = type

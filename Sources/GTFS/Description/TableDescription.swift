@@ -15,6 +15,7 @@ public struct TableDescription: Sendable, Hashable {
     public let key: [Int]
 
     /// The description of `Record`'s file.
+    /// - Parameter record: the record type.
     public init<Record: GTFSRecord>(_ record: Record.Type) {
         file = Record.file
         fields = Record.Field.allCases.map(\.spec)

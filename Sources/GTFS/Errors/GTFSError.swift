@@ -1,4 +1,4 @@
-public import LineReader
+import LineReader
 import Platform
 
 /// A problem found in a feed, located as precisely as the input allows.
@@ -58,6 +58,14 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let quotedLength = 200
 
     /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - kind: the kind of problem.
+    ///   - file: the file's name (or the path read, for an ``Kind/unreadable`` input).
+    ///   - line: the 1-based line where the record starts, when known.
+    ///   - column: the column's name, when the problem concerns one field.
+    ///   - text: the offending text, when there is one.
+    ///   - message: what is wrong, e.g. `is not a decimal number`.
     public init(_ kind: Kind, file: String, line: Int? = nil, column: String? = nil, text: String? = nil, message: String) {
         self.kind = kind
         self.file = file
@@ -97,6 +105,8 @@ public struct GTFSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// GTFSError.displayable("\u{1B}[31mRED\r")   // "\\u{1B}[31mRED\\r"
     /// ```
+    /// - Parameter text: text from a feed.
+    /// - Returns: the text with those characters escaped.
     public static func displayable(_ text: some StringProtocol) -> String {
         DisplayText.escaped(text)
     }
@@ -118,7 +128,8 @@ extension GTFSError {
     /// - Parameters:
     ///   - file: the file's name in the feed.
     ///   - error: what the reader threw.
-    public static func unreadable(_ file: String, _ error: ReaderError) -> GTFSError {
+    /// - Returns: an ``Kind/unreadable`` error.
+    static func unreadable(_ file: String, _ error: ReaderError) -> GTFSError {
         guard let source = error.source else { return GTFSError(.unreadable, file: file, message: error.reason) }
         if source == file || source.hasSuffix("/" + file) || source.hasSuffix(":" + file) {
             return GTFSError(.unreadable, file: source, message: error.reason)

@@ -75,6 +75,7 @@ public enum FeedSource: Sendable {
     ///
     /// Hidden files and `__MACOSX/` are left out; a zip whose files sit in one top-level folder is read
     /// from that folder.
+    /// - Returns: the entries, not yet opened.
     /// - Throws: ``GTFSError`` when the directory or archive cannot be read.
     public func entries() throws -> [FeedEntry] {
         let unordered: [FeedEntry]

@@ -8,11 +8,18 @@ public protocol RecordTypeVisitor {
     /// What the visit may throw (`Never` when it cannot fail).
     associatedtype Failure: Error = any Error
     /// Does the work for one record type.
+    ///
+    /// - Parameter type: the record type, e.g. `Stop.self`.
+    /// - Returns: the visit's result.
+    /// - Throws: what the visit throws.
     func visit<R: GTFSRecord>(_ type: R.Type) throws(Failure) -> Output
 }
 
 extension GTFSFile {
     /// Calls `visitor` with the record type that decodes this file's rows.
+    ///
+    /// - Parameter visitor: the work to do with the record type.
+    /// - Returns: what the visitor returns.
     ///
     /// - Throws: what the visitor throws.
     public func accept<V: RecordTypeVisitor>(_ visitor: V) throws(V.Failure) -> V.Output {

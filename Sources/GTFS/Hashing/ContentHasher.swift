@@ -11,7 +11,7 @@ import CCrypto
 /// ```swift
 /// let hasher = ContentHasher()
 /// hasher.update(bytes)
-/// print(hasher.finish())   // "e3b0c442…"
+/// print(hasher.finish() ?? "")   // "e3b0c442…"
 /// ```
 public final class ContentHasher {
     #if canImport(CryptoKit)

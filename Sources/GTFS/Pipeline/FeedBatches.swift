@@ -30,6 +30,8 @@ public final class FeedBatches: Sendable, AsyncSequence {
 
     /// The next batch, waiting for the parser while none is ready; `nil` after the last one (then
     /// ``summary`` holds the feed's summary).
+    ///
+    /// - Returns: the next batch, or `nil` at the end of the feed.
     /// - Throws: the parse's error (a file-level problem, or a bad row in strict mode), or `CancellationError`
     ///   after ``cancel()``.
     public func next() throws -> RecordBatch? {
@@ -60,6 +62,7 @@ public final class FeedBatches: Sendable, AsyncSequence {
     }
 
     /// Makes the iterator: batches are taken as they come, and cancelling the task cancels the parse.
+    /// - Returns: an iterator over the remaining batches.
     public func makeAsyncIterator() -> Iterator { Iterator(batches: self) }
 
     /// Takes batches without blocking a thread.
@@ -67,6 +70,7 @@ public final class FeedBatches: Sendable, AsyncSequence {
         let batches: FeedBatches
 
         /// The next batch, or `nil` after the last.
+        /// - Returns: the next batch, or `nil` at the end of the feed.
         /// - Throws: as ``FeedBatches/next()``.
         public mutating func next() async throws -> RecordBatch? {
             let batches = self.batches

@@ -10,6 +10,8 @@ public struct FeedSummary: Sendable {
     public var bytesRead: Int64 = 0
 
     /// The summary of one table, when the feed had it.
+    /// - Parameter file: the table.
+    /// - Returns: the table's summary, or `nil` when the feed had no such file (or it was not parsed).
     public func table(_ file: GTFSFile) -> TableSummary? {
         tables.first { $0.file == file }
     }

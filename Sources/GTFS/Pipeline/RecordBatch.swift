@@ -32,17 +32,22 @@ public struct RecordBatch: Sendable {
     }
 
     /// The line where the record at `index` starts, when known.
+    /// - Parameter index: the record's position in the batch.
+    /// - Returns: the 1-based line, or `nil` when the batch has no line numbers.
     public func line(at index: Int) -> Int? {
         lines.indices.contains(index) ? lines[index] : nil
     }
 
     /// The records, when they are of type `R` (check ``file`` to know which type to ask for).
+    /// - Parameter type: the record type of the batch's file, e.g. `Stop.self`.
+    /// - Returns: the records, or `nil` when they are of another type.
     public func records<R: GTFSRecord>(as type: R.Type) -> [R]? {
         (storage as? TypedRecords<R>)?.records
     }
 
     /// Hands the records, with their type, to `visitor`.
     ///
+    /// - Parameter visitor: the work to do with the records.
     /// - Returns: what the visitor returns.
     /// - Throws: what the visitor throws.
     public func accept<V: RecordBatchVisitor>(_ visitor: V) throws(V.Failure) -> V.Output {
@@ -58,6 +63,10 @@ public protocol RecordBatchVisitor {
     /// What the visit may throw (`Never` when it cannot fail).
     associatedtype Failure: Error = any Error
     /// Does the work for one batch's records.
+    ///
+    /// - Parameter records: the batch's records, with their concrete type.
+    /// - Returns: the visit's result.
+    /// - Throws: what the visit throws.
     func visit<R: GTFSRecord>(_ records: [R]) throws(Failure) -> Output
 }
 

@@ -5,7 +5,11 @@ public struct Agency: GTFSRecord, Hashable {
 
     /// The fields of `agency.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `agency.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case agencyID, agencyName, agencyURL, agencyTimezone, agencyLang, agencyPhone, agencyFareURL, agencyEmail
+        /// A column of `agency.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case cemvSupport
 
         /// The field as the reference describes it.
@@ -48,6 +52,7 @@ public struct Agency: GTFSRecord, Hashable {
     public var cemvSupport: CEMVSupport
 
     /// Decodes an agency.
+    /// - Parameter row: one row of `agency.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: CSVRow<Field>) throws {
         agencyID = row.id(.agencyID)
@@ -64,6 +69,7 @@ public struct Agency: GTFSRecord, Hashable {
 
 extension Agency {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(agencyID)
         sink.write(agencyName)

@@ -5,6 +5,8 @@ public struct Area: GTFSRecord, Hashable {
 
     /// The fields of `areas.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `areas.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case areaID, areaName
 
         /// The field as the reference describes it.
@@ -26,6 +28,7 @@ public struct Area: GTFSRecord, Hashable {
     public var areaName: String?
 
     /// Decodes an area.
+    /// - Parameter row: one row of `areas.txt`.
     /// - Throws: ``GTFSError`` when `area_id` is missing.
     public init(row: CSVRow<Field>) throws {
         areaID = try row.requiredID(.areaID)
@@ -35,6 +38,7 @@ public struct Area: GTFSRecord, Hashable {
 
 extension Area {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(areaID)
         sink.write(areaName)

@@ -5,7 +5,11 @@ public struct Attribution: GTFSRecord, Hashable {
 
     /// The fields of `attributions.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `attributions.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case attributionID, agencyID, routeID, tripID, organizationName, isProducer, isOperator, isAuthority
+        /// A column of `attributions.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case attributionURL, attributionEmail, attributionPhone
 
         /// The field as the reference describes it.
@@ -56,6 +60,7 @@ public struct Attribution: GTFSRecord, Hashable {
     /// Decodes an attribution and checks that it targets at most one agency, route or trip.
     ///
     /// An organisation with none of the three roles is kept with a warning.
+    /// - Parameter row: one row of `attributions.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: CSVRow<Field>) throws {
         attributionID = row.id(.attributionID)
@@ -85,6 +90,7 @@ public struct Attribution: GTFSRecord, Hashable {
 
 extension Attribution {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(attributionID)
         sink.write(agencyID)

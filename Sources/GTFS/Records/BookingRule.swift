@@ -5,8 +5,14 @@ public struct BookingRule: GTFSRecord, Hashable {
 
     /// The fields of `booking_rules.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `booking_rules.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case bookingRuleID, bookingType, priorNoticeDurationMin, priorNoticeDurationMax, priorNoticeLastDay
+        /// A column of `booking_rules.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case priorNoticeLastTime, priorNoticeStartDay, priorNoticeStartTime, priorNoticeServiceID, message
+        /// A column of `booking_rules.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case pickupMessage, dropOffMessage, phoneNumber, infoURL, bookingURL
 
         /// The field as the reference describes it.
@@ -71,6 +77,7 @@ public struct BookingRule: GTFSRecord, Hashable {
     public var bookingURL: String?
 
     /// Decodes a booking rule and checks which prior-notice fields the booking type requires or forbids.
+    /// - Parameter row: one row of `booking_rules.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: CSVRow<Field>) throws {
         bookingRuleID = try row.requiredID(.bookingRuleID)
@@ -132,6 +139,7 @@ public struct BookingRule: GTFSRecord, Hashable {
 
 extension BookingRule {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(bookingRuleID)
         sink.write(bookingType)

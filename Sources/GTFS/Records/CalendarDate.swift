@@ -5,6 +5,8 @@ public struct CalendarDate: GTFSRecord, Hashable {
 
     /// The fields of `calendar_dates.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `calendar_dates.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case serviceID, date, exceptionType
 
         /// The field as the reference describes it.
@@ -29,6 +31,7 @@ public struct CalendarDate: GTFSRecord, Hashable {
     public var exceptionType: ExceptionType
 
     /// Decodes a calendar date.
+    /// - Parameter row: one row of `calendar_dates.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: CSVRow<Field>) throws {
         serviceID = try row.requiredID(.serviceID)
@@ -39,6 +42,7 @@ public struct CalendarDate: GTFSRecord, Hashable {
 
 extension CalendarDate {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(serviceID)
         sink.write(date)

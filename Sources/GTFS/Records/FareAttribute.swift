@@ -5,6 +5,8 @@ public struct FareAttribute: GTFSRecord, Hashable {
 
     /// The fields of `fare_attributes.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `fare_attributes.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case fareID, price, currencyType, paymentMethod, transfers, agencyID, transferDuration
 
         /// The field as the reference describes it.
@@ -41,6 +43,7 @@ public struct FareAttribute: GTFSRecord, Hashable {
     public var transferDuration: Int?
 
     /// Decodes a fare.
+    /// - Parameter row: one row of `fare_attributes.txt`.
     /// - Throws: ``GTFSError`` for an invalid or missing value.
     public init(row: CSVRow<Field>) throws {
         fareID = try row.requiredID(.fareID)
@@ -57,6 +60,7 @@ public struct FareAttribute: GTFSRecord, Hashable {
 
 extension FareAttribute {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(fareID)
         sink.write(price)

@@ -5,6 +5,8 @@ public struct FareLegJoinRule: GTFSRecord, Hashable {
 
     /// The fields of `fare_leg_join_rules.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `fare_leg_join_rules.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case fromNetworkID, toNetworkID, fromStopID, toStopID
 
         /// The field as the reference describes it.
@@ -32,6 +34,7 @@ public struct FareLegJoinRule: GTFSRecord, Hashable {
     public var toStopID: GTFSID?
 
     /// Decodes a fare leg join rule and checks that the stop ids are given together.
+    /// - Parameter row: one row of `fare_leg_join_rules.txt`.
     /// - Throws: ``GTFSError`` for a missing value or a broken rule.
     public init(row: CSVRow<Field>) throws {
         fromNetworkID = try row.requiredID(.fromNetworkID)
@@ -46,6 +49,7 @@ public struct FareLegJoinRule: GTFSRecord, Hashable {
 
 extension FareLegJoinRule {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(fromNetworkID)
         sink.write(toNetworkID)

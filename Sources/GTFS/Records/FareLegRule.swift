@@ -5,7 +5,11 @@ public struct FareLegRule: GTFSRecord, Hashable {
 
     /// The fields of `fare_leg_rules.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `fare_leg_rules.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case legGroupID, networkID, fromAreaID, toAreaID, fromTimeframeGroupID, toTimeframeGroupID, fareProductID
+        /// A column of `fare_leg_rules.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case rulePriority
 
         /// The field as the reference describes it.
@@ -50,6 +54,7 @@ public struct FareLegRule: GTFSRecord, Hashable {
     public var hasRulePriorityColumn: Bool
 
     /// Decodes a fare leg rule.
+    /// - Parameter row: one row of `fare_leg_rules.txt`.
     /// - Throws: ``GTFSError`` for an invalid or missing value.
     public init(row: CSVRow<Field>) throws {
         legGroupID = row.id(.legGroupID)
@@ -66,6 +71,7 @@ public struct FareLegRule: GTFSRecord, Hashable {
 
 extension FareLegRule {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(legGroupID)
         sink.write(networkID)

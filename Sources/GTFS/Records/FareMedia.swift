@@ -5,6 +5,8 @@ public struct FareMedia: GTFSRecord, Hashable {
 
     /// The fields of `fare_media.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `fare_media.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case fareMediaID, fareMediaName, fareMediaType
 
         /// The field as the reference describes it.
@@ -29,6 +31,7 @@ public struct FareMedia: GTFSRecord, Hashable {
     public var fareMediaType: FareMediaType
 
     /// Decodes a fare medium.
+    /// - Parameter row: one row of `fare_media.txt`.
     /// - Throws: ``GTFSError`` for an invalid or missing value.
     public init(row: CSVRow<Field>) throws {
         fareMediaID = try row.requiredID(.fareMediaID)
@@ -39,6 +42,7 @@ public struct FareMedia: GTFSRecord, Hashable {
 
 extension FareMedia {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(fareMediaID)
         sink.write(fareMediaName)

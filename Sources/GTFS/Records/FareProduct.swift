@@ -5,6 +5,8 @@ public struct FareProduct: GTFSRecord, Hashable {
 
     /// The fields of `fare_products.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `fare_products.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case fareProductID, fareProductName, riderCategoryID, fareMediaID, amount, currency
 
         /// The field as the reference describes it.
@@ -38,6 +40,7 @@ public struct FareProduct: GTFSRecord, Hashable {
     public var currency: String
 
     /// Decodes a fare product.
+    /// - Parameter row: one row of `fare_products.txt`.
     /// - Throws: ``GTFSError`` for an invalid or missing value.
     public init(row: CSVRow<Field>) throws {
         fareProductID = try row.requiredID(.fareProductID)
@@ -51,6 +54,7 @@ public struct FareProduct: GTFSRecord, Hashable {
 
 extension FareProduct {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(fareProductID)
         sink.write(fareProductName)

@@ -5,6 +5,8 @@ public struct FareRule: GTFSRecord, Hashable {
 
     /// The fields of `fare_rules.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `fare_rules.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case fareID, routeID, originID, destinationID, containsID
 
         /// The field as the reference describes it.
@@ -35,6 +37,7 @@ public struct FareRule: GTFSRecord, Hashable {
     public var containsID: GTFSID?
 
     /// Decodes a fare rule.
+    /// - Parameter row: one row of `fare_rules.txt`.
     /// - Throws: ``GTFSError`` when `fare_id` is missing.
     public init(row: CSVRow<Field>) throws {
         fareID = try row.requiredID(.fareID)
@@ -47,6 +50,7 @@ public struct FareRule: GTFSRecord, Hashable {
 
 extension FareRule {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(fareID)
         sink.write(routeID)

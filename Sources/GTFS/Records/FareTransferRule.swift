@@ -6,7 +6,11 @@ public struct FareTransferRule: GTFSRecord, Hashable {
 
     /// The fields of `fare_transfer_rules.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `fare_transfer_rules.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case fromLegGroupID, toLegGroupID, transferCount, durationLimit, durationLimitType, fareTransferType
+        /// A column of `fare_transfer_rules.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case fareProductID
 
         /// The field as the reference describes it.
@@ -46,6 +50,7 @@ public struct FareTransferRule: GTFSRecord, Hashable {
     public var fareProductID: GTFSID?
 
     /// Decodes a fare transfer rule and checks `transfer_count` and `duration_limit_type`.
+    /// - Parameter row: one row of `fare_transfer_rules.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: CSVRow<Field>) throws {
         fromLegGroupID = row.id(.fromLegGroupID)
@@ -77,6 +82,7 @@ public struct FareTransferRule: GTFSRecord, Hashable {
 
 extension FareTransferRule {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(fromLegGroupID)
         sink.write(toLegGroupID)

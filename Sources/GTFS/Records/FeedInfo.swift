@@ -5,7 +5,11 @@ public struct FeedInfo: GTFSRecord, Hashable {
 
     /// The fields of `feed_info.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `feed_info.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case feedPublisherName, feedPublisherURL, feedLang, defaultLang, feedStartDate, feedEndDate, feedVersion
+        /// A column of `feed_info.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case feedContactEmail, feedContactURL
 
         /// The field as the reference describes it.
@@ -48,6 +52,7 @@ public struct FeedInfo: GTFSRecord, Hashable {
     public var feedContactURL: String?
 
     /// Decodes the feed information.
+    /// - Parameter row: one row of `feed_info.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: CSVRow<Field>) throws {
         feedPublisherName = try row.requiredText(.feedPublisherName)
@@ -64,6 +69,7 @@ public struct FeedInfo: GTFSRecord, Hashable {
 
 extension FeedInfo {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(feedPublisherName)
         sink.write(feedPublisherURL)

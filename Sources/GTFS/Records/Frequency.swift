@@ -5,6 +5,8 @@ public struct Frequency: GTFSRecord, Hashable {
 
     /// The fields of `frequencies.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `frequencies.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case tripID, startTime, endTime, headwaySecs, exactTimes
 
         /// The field as the reference describes it.
@@ -35,6 +37,7 @@ public struct Frequency: GTFSRecord, Hashable {
     public var exactTimes: ExactTimes
 
     /// Decodes a frequency.
+    /// - Parameter row: one row of `frequencies.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: CSVRow<Field>) throws {
         tripID = try row.requiredID(.tripID)
@@ -47,6 +50,7 @@ public struct Frequency: GTFSRecord, Hashable {
 
 extension Frequency {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(tripID)
         sink.write(startTime)

@@ -36,10 +36,13 @@ public protocol GTFSRecord: Sendable {
     static var file: GTFSFile { get }
     /// Decodes a record from one CSV row.
     ///
+    /// - Parameter row: the row, read by ``Field``; valid only during the call.
     /// - Throws: ``GTFSError`` naming the file, line, column and text when a value is invalid or a
     ///   required one is missing.
     init(row: CSVRow<Field>) throws
     /// Writes exactly one value per field, in ``Field`` order, in their primitive form.
+    ///
+    /// - Parameter sink: receives the values.
     func write<Sink: FieldSink>(to sink: inout Sink)
 }
 

@@ -5,6 +5,8 @@ public struct Level: GTFSRecord, Hashable {
 
     /// The fields of `levels.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `levels.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case levelID, levelIndex, levelName
 
         /// The field as the reference describes it.
@@ -29,6 +31,7 @@ public struct Level: GTFSRecord, Hashable {
     public var levelName: String?
 
     /// Decodes a level.
+    /// - Parameter row: one row of `levels.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: CSVRow<Field>) throws {
         levelID = try row.requiredID(.levelID)
@@ -39,6 +42,7 @@ public struct Level: GTFSRecord, Hashable {
 
 extension Level {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(levelID)
         sink.write(levelIndex)

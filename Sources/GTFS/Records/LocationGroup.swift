@@ -6,6 +6,8 @@ public struct LocationGroup: GTFSRecord, Hashable {
 
     /// The fields of `location_groups.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `location_groups.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case locationGroupID, locationGroupName
 
         /// The field as the reference describes it.
@@ -27,6 +29,7 @@ public struct LocationGroup: GTFSRecord, Hashable {
     public var locationGroupName: String?
 
     /// Decodes a location group.
+    /// - Parameter row: one row of `location_groups.txt`.
     /// - Throws: ``GTFSError`` when `location_group_id` is missing.
     public init(row: CSVRow<Field>) throws {
         locationGroupID = try row.requiredID(.locationGroupID)
@@ -36,6 +39,7 @@ public struct LocationGroup: GTFSRecord, Hashable {
 
 extension LocationGroup {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(locationGroupID)
         sink.write(locationGroupName)

@@ -5,6 +5,8 @@ public struct LocationGroupStop: GTFSRecord, Hashable {
 
     /// The fields of `location_group_stops.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `location_group_stops.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case locationGroupID, stopID
 
         /// The field as the reference describes it.
@@ -26,6 +28,7 @@ public struct LocationGroupStop: GTFSRecord, Hashable {
     public var stopID: GTFSID
 
     /// Decodes a location group stop.
+    /// - Parameter row: one row of `location_group_stops.txt`.
     /// - Throws: ``GTFSError`` when a value is missing.
     public init(row: CSVRow<Field>) throws {
         locationGroupID = try row.requiredID(.locationGroupID)
@@ -35,6 +38,7 @@ public struct LocationGroupStop: GTFSRecord, Hashable {
 
 extension LocationGroupStop {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(locationGroupID)
         sink.write(stopID)

@@ -5,6 +5,8 @@ public struct Network: GTFSRecord, Hashable {
 
     /// The fields of `networks.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `networks.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case networkID, networkName
 
         /// The field as the reference describes it.
@@ -26,6 +28,7 @@ public struct Network: GTFSRecord, Hashable {
     public var networkName: String?
 
     /// Decodes a network.
+    /// - Parameter row: one row of `networks.txt`.
     /// - Throws: ``GTFSError`` when `network_id` is missing.
     public init(row: CSVRow<Field>) throws {
         networkID = try row.requiredID(.networkID)
@@ -35,6 +38,7 @@ public struct Network: GTFSRecord, Hashable {
 
 extension Network {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(networkID)
         sink.write(networkName)

@@ -5,7 +5,11 @@ public struct Pathway: GTFSRecord, Hashable {
 
     /// The fields of `pathways.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `pathways.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case pathwayID, fromStopID, toStopID, pathwayMode, isBidirectional, length, traversalTime, stairCount
+        /// A column of `pathways.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case maxSlope, minWidth, signpostedAs, reversedSignpostedAs
 
         /// The field as the reference describes it.
@@ -57,6 +61,7 @@ public struct Pathway: GTFSRecord, Hashable {
     public var reversedSignpostedAs: String?
 
     /// Decodes a pathway and checks that an exit gate is one-way.
+    /// - Parameter row: one row of `pathways.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: CSVRow<Field>) throws {
         pathwayID = try row.requiredID(.pathwayID)
@@ -81,6 +86,7 @@ public struct Pathway: GTFSRecord, Hashable {
 
 extension Pathway {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(pathwayID)
         sink.write(fromStopID)

@@ -5,6 +5,8 @@ public struct RiderCategory: GTFSRecord, Hashable {
 
     /// The fields of `rider_categories.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `rider_categories.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case riderCategoryID, riderCategoryName, isDefaultFareCategory, eligibilityURL
 
         /// The field as the reference describes it.
@@ -32,6 +34,7 @@ public struct RiderCategory: GTFSRecord, Hashable {
     public var eligibilityURL: String?
 
     /// Decodes a rider category.
+    /// - Parameter row: one row of `rider_categories.txt`.
     /// - Throws: ``GTFSError`` for an invalid or missing value.
     public init(row: CSVRow<Field>) throws {
         riderCategoryID = try row.requiredID(.riderCategoryID)
@@ -43,6 +46,7 @@ public struct RiderCategory: GTFSRecord, Hashable {
 
 extension RiderCategory {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(riderCategoryID)
         sink.write(riderCategoryName)

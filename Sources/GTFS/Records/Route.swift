@@ -5,7 +5,11 @@ public struct Route: GTFSRecord, Hashable {
 
     /// The fields of `routes.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `routes.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case routeID, agencyID, routeShortName, routeLongName, routeDesc, routeType, routeURL, routeColor
+        /// A column of `routes.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case routeTextColor, routeSortOrder, continuousPickup, continuousDropOff, networkID, cemvSupport
 
         /// The field as the reference describes it.
@@ -58,9 +62,9 @@ public struct Route: GTFSRecord, Hashable {
     public var routeTextColor: GTFSColor
     /// `route_sort_order`: smaller values are shown first.
     public var routeSortOrder: Int?
-    /// `continuous_pickup`; empty reads as ``ContinuousStopping/none``.
+    /// `continuous_pickup`; empty reads as ``ContinuousStopping/notContinuous``.
     public var continuousPickup: ContinuousStopping
-    /// `continuous_drop_off`; empty reads as ``ContinuousStopping/none``.
+    /// `continuous_drop_off`; empty reads as ``ContinuousStopping/notContinuous``.
     public var continuousDropOff: ContinuousStopping
     /// `network_id`: the fare network (forbidden when `networks.txt` or `route_networks.txt` exist).
     public var networkID: GTFSID?
@@ -68,6 +72,7 @@ public struct Route: GTFSRecord, Hashable {
     public var cemvSupport: CEMVSupport?
 
     /// Decodes a route and checks that it has a name.
+    /// - Parameter row: one row of `routes.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: CSVRow<Field>) throws {
         routeID = try row.requiredID(.routeID)
@@ -93,6 +98,7 @@ public struct Route: GTFSRecord, Hashable {
 
 extension Route {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(routeID)
         sink.write(agencyID)

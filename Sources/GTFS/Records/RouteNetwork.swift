@@ -5,6 +5,8 @@ public struct RouteNetwork: GTFSRecord, Hashable {
 
     /// The fields of `route_networks.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `route_networks.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case networkID, routeID
 
         /// The field as the reference describes it.
@@ -26,6 +28,7 @@ public struct RouteNetwork: GTFSRecord, Hashable {
     public var routeID: GTFSID
 
     /// Decodes a route network.
+    /// - Parameter row: one row of `route_networks.txt`.
     /// - Throws: ``GTFSError`` when a value is missing.
     public init(row: CSVRow<Field>) throws {
         networkID = try row.requiredID(.networkID)
@@ -35,6 +38,7 @@ public struct RouteNetwork: GTFSRecord, Hashable {
 
 extension RouteNetwork {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(networkID)
         sink.write(routeID)

@@ -6,6 +6,8 @@ public struct ServiceCalendar: GTFSRecord, Hashable {
 
     /// The fields of `calendar.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `calendar.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case serviceID, monday, tuesday, wednesday, thursday, friday, saturday, sunday, startDate, endDate
 
         /// The field as the reference describes it.
@@ -51,6 +53,7 @@ public struct ServiceCalendar: GTFSRecord, Hashable {
     public var endDate: GTFSDate
 
     /// Decodes a calendar row.
+    /// - Parameter row: one row of `calendar.txt`.
     /// - Throws: ``GTFSError`` for an invalid value (a weekday other than `0` or `1`, a bad date) or a
     ///   missing required one.
     public init(row: CSVRow<Field>) throws {
@@ -69,6 +72,7 @@ public struct ServiceCalendar: GTFSRecord, Hashable {
 
 extension ServiceCalendar {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(serviceID)
         sink.write(monday)

@@ -5,6 +5,8 @@ public struct ShapePoint: GTFSRecord, Hashable {
 
     /// The fields of `shapes.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `shapes.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case shapeID, shapePtLat, shapePtLon, shapePtSequence, shapeDistTraveled
 
         /// The field as the reference describes it.
@@ -35,6 +37,7 @@ public struct ShapePoint: GTFSRecord, Hashable {
     public var shapeDistTraveled: Double?
 
     /// Decodes a shape point.
+    /// - Parameter row: one row of `shapes.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: CSVRow<Field>) throws {
         shapeID = try row.requiredID(.shapeID)
@@ -47,6 +50,7 @@ public struct ShapePoint: GTFSRecord, Hashable {
 
 extension ShapePoint {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(shapeID)
         sink.write(latitude)

@@ -5,7 +5,11 @@ public struct Stop: GTFSRecord, Hashable {
 
     /// The fields of `stops.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `stops.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case stopID, stopCode, stopName, ttsStopName, stopDesc, stopLat, stopLon, zoneID, stopURL, locationType
+        /// A column of `stops.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case parentStation, stopTimezone, wheelchairBoarding, levelID, platformCode, stopAccess
 
         /// The field as the reference describes it.
@@ -69,6 +73,7 @@ public struct Stop: GTFSRecord, Hashable {
     public var stopAccess: StopAccess?
 
     /// Decodes a stop and checks the conditionally required fields.
+    /// - Parameter row: one row of `stops.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: CSVRow<Field>) throws {
         stopID = try row.requiredID(.stopID)
@@ -111,6 +116,7 @@ public struct Stop: GTFSRecord, Hashable {
 
 extension Stop {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(stopID)
         sink.write(stopCode)

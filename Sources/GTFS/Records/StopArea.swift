@@ -5,6 +5,8 @@ public struct StopArea: GTFSRecord, Hashable {
 
     /// The fields of `stop_areas.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `stop_areas.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case areaID, stopID
 
         /// The field as the reference describes it.
@@ -26,6 +28,7 @@ public struct StopArea: GTFSRecord, Hashable {
     public var stopID: GTFSID
 
     /// Decodes a stop area.
+    /// - Parameter row: one row of `stop_areas.txt`.
     /// - Throws: ``GTFSError`` when a value is missing.
     public init(row: CSVRow<Field>) throws {
         areaID = try row.requiredID(.areaID)
@@ -35,6 +38,7 @@ public struct StopArea: GTFSRecord, Hashable {
 
 extension StopArea {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(areaID)
         sink.write(stopID)

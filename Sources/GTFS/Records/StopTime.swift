@@ -5,8 +5,14 @@ public struct StopTime: GTFSRecord, Hashable {
 
     /// The fields of `stop_times.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `stop_times.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case tripID, arrivalTime, departureTime, stopID, locationGroupID, locationID, stopSequence, stopHeadsign
+        /// A column of `stop_times.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case startPickupDropOffWindow, endPickupDropOffWindow, pickupType, dropOffType, continuousPickup
+        /// A column of `stop_times.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case continuousDropOff, shapeDistTraveled, timepoint, pickupBookingRuleID, dropOffBookingRuleID
 
         /// The field as the reference describes it.
@@ -114,6 +120,7 @@ public struct StopTime: GTFSRecord, Hashable {
 
 extension StopTime {
     /// Decodes a stop time and checks the conditionally required fields.
+    /// - Parameter row: one row of `stop_times.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: CSVRow<Field>) throws {
         self = try Self.decode(row)
@@ -167,6 +174,7 @@ extension StopTime {
 
 extension StopTime {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(tripID)
         sink.write(arrivalTime)

@@ -6,6 +6,8 @@ public struct Timeframe: GTFSRecord, Hashable {
 
     /// The fields of `timeframes.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `timeframes.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case timeframeGroupID, startTime, endTime, serviceID
 
         /// The field as the reference describes it.
@@ -33,6 +35,7 @@ public struct Timeframe: GTFSRecord, Hashable {
     public var serviceID: GTFSID
 
     /// Decodes a timeframe and checks that `start_time` and `end_time` are given together.
+    /// - Parameter row: one row of `timeframes.txt`.
     /// - Throws: ``GTFSError`` for an invalid value (a time past 24:00:00, say) or a broken rule.
     public init(row: CSVRow<Field>) throws {
         timeframeGroupID = try row.requiredID(.timeframeGroupID)
@@ -49,6 +52,7 @@ public struct Timeframe: GTFSRecord, Hashable {
 
 extension Timeframe {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(timeframeGroupID)
         sink.write(startTime)

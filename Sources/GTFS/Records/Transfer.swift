@@ -5,6 +5,8 @@ public struct Transfer: GTFSRecord, Hashable {
 
     /// The fields of `transfers.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `transfers.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case fromStopID, toStopID, fromRouteID, toRouteID, fromTripID, toTripID, transferType, minTransferTime
 
         /// The field as the reference describes it.
@@ -44,6 +46,7 @@ public struct Transfer: GTFSRecord, Hashable {
     public var minTransferTime: Int?
 
     /// Decodes a transfer and checks the conditionally required fields.
+    /// - Parameter row: one row of `transfers.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: CSVRow<Field>) throws {
         fromStopID = row.id(.fromStopID)
@@ -75,6 +78,7 @@ public struct Transfer: GTFSRecord, Hashable {
 
 extension Transfer {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(fromStopID)
         sink.write(toStopID)

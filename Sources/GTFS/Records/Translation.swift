@@ -5,6 +5,8 @@ public struct Translation: GTFSRecord, Hashable {
 
     /// The fields of `translations.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `translations.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case tableName, fieldName, language, translation, recordID, recordSubID, fieldValue
 
         /// The field as the reference describes it.
@@ -42,6 +44,7 @@ public struct Translation: GTFSRecord, Hashable {
     public var fieldValue: String?
 
     /// Decodes a translation and checks how it names what it translates.
+    /// - Parameter row: one row of `translations.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a broken rule.
     public init(row: CSVRow<Field>) throws {
         tableName = try row.requiredText(.tableName)
@@ -75,6 +78,7 @@ public struct Translation: GTFSRecord, Hashable {
 
 extension Translation {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(tableName)
         sink.write(fieldName)

@@ -5,7 +5,11 @@ public struct Trip: GTFSRecord, Hashable {
 
     /// The fields of `trips.txt`, in the order of the reference: name, type and presence of each.
     public enum Field: Int, GTFSField {
+        /// A column of `trips.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case routeID, serviceID, tripID, tripHeadsign, tripShortName, directionID, blockID, shapeID
+        /// A column of `trips.txt`, named like the case in snake case (``spec`` gives its name,
+        /// type and presence).
         case wheelchairAccessible, bikesAllowed, carsAllowed, safeDurationFactor, safeDurationOffset
 
         /// The field as the reference describes it.
@@ -60,6 +64,7 @@ public struct Trip: GTFSRecord, Hashable {
     public var safeDurationOffset: Double?
 
     /// Decodes a trip.
+    /// - Parameter row: one row of `trips.txt`.
     /// - Throws: ``GTFSError`` for an invalid value or a missing required one.
     public init(row: CSVRow<Field>) throws {
         routeID = try row.requiredID(.routeID)
@@ -80,6 +85,7 @@ public struct Trip: GTFSRecord, Hashable {
 
 extension Trip {
     /// Writes one value per field, in ``Field`` order, in their primitive form (see ``FieldSink``).
+    /// - Parameter sink: receives the values.
     public func write<Sink: FieldSink>(to sink: inout Sink) {
         sink.write(routeID)
         sink.write(serviceID)

@@ -7,12 +7,18 @@ public struct CurrencyAmount: Sendable, Hashable, CustomStringConvertible {
     public let scale: Int
 
     /// Creates an amount from units and a scale.
+    ///
+    /// - Parameters:
+    ///   - units: the amount times 10^`scale`.
+    ///   - scale: the number of decimal places.
     public init(units: Int64, scale: Int) {
         self.units = units
         self.scale = scale
     }
 
     /// Parses `-12.50`, `3`, `0.5`; `nil` for anything else (no exponent, no thousands separators).
+    /// - Parameter text: the amount as GTFS writes it: an optional sign, digits, at most one point, at most
+    ///   18 digits in all.
     public init?(_ text: String) {
         var text = text
         guard let amount = text.withUTF8({ CurrencyAmount(bytes: UnsafeRawBufferPointer($0)) }) else { return nil }

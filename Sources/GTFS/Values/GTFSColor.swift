@@ -4,9 +4,11 @@ public struct GTFSColor: Sendable, Hashable, CustomStringConvertible {
     public let rgb: UInt32
 
     /// Creates a color from `0xRRGGBB`.
+    /// - Parameter rgb: the color; bits above the lowest 24 are ignored.
     public init(rgb: UInt32) { self.rgb = rgb & 0xFF_FFFF }
 
     /// Parses six hex digits, upper or lower case; `nil` otherwise.
+    /// - Parameter text: the color as GTFS writes it (`FFD800`), without `#`.
     public init?(_ text: String) {
         var text = text
         guard let color = text.withUTF8({ GTFSColor(bytes: UnsafeRawBufferPointer($0)) }) else { return nil }

@@ -1,5 +1,6 @@
 extension GTFSDate {
     /// Reads the integer `YYYYMMDD` (``integerValue``); `nil` when it is no date.
+    /// - Parameter integerValue: the date as the integer `YYYYMMDD`, e.g. `20251124`.
     public init?(integerValue: Int) {
         guard (1_00_01 ... 9999_12_31).contains(integerValue) else { return nil }
         self.init(year: integerValue / 10000, month: integerValue / 100 % 100, day: integerValue % 100)
@@ -17,6 +18,7 @@ extension GTFSDate {
     }
 
     /// The date `days` days after 1970-01-01; `nil` outside the years 1 to 9999.
+    /// - Parameter days: days since 1970-01-01, negative before it.
     public init?(daysSince1970 days: Int) {
         // Howard Hinnant's civil_from_days; the bounds keep the arithmetic far from overflow.
         guard (-719_162 ... 2_932_896).contains(days) else { return nil }
@@ -32,6 +34,8 @@ extension GTFSDate {
     }
 
     /// The date `days` days later (earlier when negative); `nil` outside the years 1 to 9999.
+    /// - Parameter days: the number of days to add.
+    /// - Returns: the date, or `nil` when it falls outside the years 1 to 9999.
     public func adding(days: Int) -> GTFSDate? {
         let (sum, overflow) = daysSince1970.addingReportingOverflow(days)
         return overflow ? nil : GTFSDate(daysSince1970: sum)
@@ -41,7 +45,9 @@ extension GTFSDate {
     public var weekday: Int { Self.weekday(daysSince1970: daysSince1970) }
 
     /// The day of the week of the day `days` days after 1970-01-01, ISO 8601: 1 is Monday, 7 is Sunday.
-    public static func weekday(daysSince1970 days: Int) -> Int {
+    /// - Parameter days: days since 1970-01-01, negative before it.
+    /// - Returns: 1 (Monday) to 7 (Sunday).
+    package static func weekday(daysSince1970 days: Int) -> Int {
         // 1970-01-01 was a Thursday.
         let fromMonday = (days % 7 + 3) % 7
         return (fromMonday < 0 ? fromMonday + 7 : fromMonday) + 1

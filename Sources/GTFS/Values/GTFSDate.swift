@@ -8,6 +8,11 @@ public struct GTFSDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     public let day: Int
 
     /// Creates a date; `nil` when the day does not exist.
+    ///
+    /// - Parameters:
+    ///   - year: the year, 1…9999.
+    ///   - month: the month, 1…12.
+    ///   - day: the day of the month.
     public init?(year: Int, month: Int, day: Int) {
         guard (1 ... 9999).contains(year), (1 ... 12).contains(month), day >= 1,
             day <= GTFSDate.daysIn(month: month, year: year)
@@ -22,6 +27,7 @@ public struct GTFSDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// ```swift
     /// GTFSDate("20250231") // nil: February has no 31st
     /// ```
+    /// - Parameter text: eight digits, `YYYYMMDD`.
     public init?(_ text: String) {
         var text = text
         guard let date = text.withUTF8({ GTFSDate(bytes: UnsafeRawBufferPointer($0)) }) else { return nil }
@@ -50,6 +56,10 @@ public struct GTFSDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// Orders chronologically.
+    /// - Parameters:
+    ///   - lhs: a date.
+    ///   - rhs: another date.
+    /// - Returns: whether `lhs` is earlier than `rhs`.
     public static func < (lhs: GTFSDate, rhs: GTFSDate) -> Bool { lhs.integerValue < rhs.integerValue }
 
     static func daysIn(month: Int, year: Int) -> Int {

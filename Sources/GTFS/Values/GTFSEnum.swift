@@ -4,6 +4,7 @@
 /// package never aborts an import.
 public protocol GTFSEnum: Sendable, Hashable {
     /// Creates the case for a code; unknown codes become `unknown(code)`.
+    /// - Parameter code: the integer written in the file.
     init(code: Int)
     /// The integer written in the file.
     var code: Int { get }

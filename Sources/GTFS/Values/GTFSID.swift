@@ -179,6 +179,10 @@ extension GTFSID: CustomStringConvertible, LosslessStringConvertible, Expressibl
 
 extension GTFSID: Hashable, Comparable {
     /// Whether both have the same bytes.
+    /// - Parameters:
+    ///   - lhs: an identifier.
+    ///   - rhs: another identifier.
+    /// - Returns: `true` when their UTF-8 bytes are equal.
     @inlinable
     public static func == (lhs: GTFSID, rhs: GTFSID) -> Bool {
         switch (lhs.storage, rhs.storage) {
@@ -190,12 +194,17 @@ extension GTFSID: Hashable, Comparable {
     }
 
     /// Hashes the bytes.
+    /// - Parameter hasher: the hasher to feed.
     @inlinable
     public func hash(into hasher: inout Hasher) {
         withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Byte order of the UTF-8 texts (SQLite's `BINARY` collation; for ASCII the same as `String`'s `<`).
+    /// - Parameters:
+    ///   - lhs: an identifier.
+    ///   - rhs: another identifier.
+    /// - Returns: whether `lhs` sorts before `rhs`.
     @inlinable
     public static func < (lhs: GTFSID, rhs: GTFSID) -> Bool {
         lhs.withUTF8 { left in
@@ -206,12 +215,14 @@ extension GTFSID: Hashable, Comparable {
 
 extension GTFSID: Codable {
     /// Decodes the identifier from a string.
+    /// - Parameter decoder: the decoder holding a single string.
     /// - Throws: `DecodingError` when the value is not a string.
     public init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode(String.self))
     }
 
     /// Encodes the identifier as a string.
+    /// - Parameter encoder: the encoder to write the string to.
     /// - Throws: what the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()

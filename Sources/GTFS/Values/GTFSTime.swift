@@ -5,9 +5,15 @@ public struct GTFSTime: Sendable, Hashable, Comparable, CustomStringConvertible 
     public let seconds: Int32
 
     /// Creates a time from seconds since the start of the service day.
+    /// - Parameter seconds: seconds since "noon minus 12 hours" of the service day.
     public init(seconds: Int32) { self.seconds = seconds }
 
     /// Creates a time from its parts; `nil` unless minutes and seconds are 0…59 and hours 0…999.
+    ///
+    /// - Parameters:
+    ///   - hours: 0…999; 24 and more are times on the following days.
+    ///   - minutes: 0…59.
+    ///   - seconds: 0…59.
     public init?(hours: Int, minutes: Int, seconds: Int) {
         guard (0 ... 999).contains(hours), (0 ... 59).contains(minutes), (0 ... 59).contains(seconds) else { return nil }
         self.seconds = Int32(hours * 3600 + minutes * 60 + seconds)
@@ -18,6 +24,7 @@ public struct GTFSTime: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// ```swift
     /// GTFSTime("25:03:00")?.seconds // 90180
     /// ```
+    /// - Parameter text: the time as GTFS writes it; hours of one to three digits, minutes and seconds of two.
     public init?(_ text: String) {
         var text = text
         guard let time = text.withUTF8({ GTFSTime(bytes: UnsafeRawBufferPointer($0)) }) else { return nil }
@@ -84,5 +91,9 @@ public struct GTFSTime: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// Orders by seconds.
+    /// - Parameters:
+    ///   - lhs: a time.
+    ///   - rhs: another time.
+    /// - Returns: whether `lhs` is earlier than `rhs`.
     public static func < (lhs: GTFSTime, rhs: GTFSTime) -> Bool { lhs.seconds < rhs.seconds }
 }

@@ -54,6 +54,10 @@ public struct RowChange: Sendable, Hashable, CustomStringConvertible {
         public let value: Value
 
         /// A column and its value.
+        ///
+        /// - Parameters:
+        ///   - column: the column's name.
+        ///   - value: its value.
         public init(column: String, value: Value) {
             self.column = column
             self.value = value
@@ -70,6 +74,11 @@ public struct RowChange: Sendable, Hashable, CustomStringConvertible {
         public let new: Value
 
         /// A column's old and new value.
+        ///
+        /// - Parameters:
+        ///   - column: the column's name.
+        ///   - old: the stored value.
+        ///   - new: the new version's value.
         public init(column: String, old: Value, new: Value) {
             self.column = column
             self.old = old
@@ -90,6 +99,13 @@ public struct RowChange: Sendable, Hashable, CustomStringConvertible {
     public let updates: [Update]
 
     /// A change of the row `key` of `file`'s table in `feed`.
+    ///
+    /// - Parameters:
+    ///   - kind: insert, update or delete.
+    ///   - file: the file whose table holds the row.
+    ///   - feed: the feed's name.
+    ///   - key: the row's key columns and values.
+    ///   - updates: for an update, the columns that changed.
     public init(kind: Kind, file: GTFSFile, feed: String, key: [Field], updates: [Update] = []) {
         self.kind = kind
         self.file = file

@@ -12,6 +12,12 @@ public struct TableChanges: Sendable, Hashable, CustomStringConvertible {
     public var unchanged = 0
 
     /// Creates counts.
+    ///
+    /// - Parameters:
+    ///   - inserted: rows whose key the store did not hold.
+    ///   - updated: rows whose key the store held with other values.
+    ///   - deleted: rows of the store whose key the new version lacks.
+    ///   - unchanged: rows identical in the store and the new version.
     public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, unchanged: Int = 0) {
         self.inserted = inserted
         self.updated = updated
@@ -23,6 +29,10 @@ public struct TableChanges: Sendable, Hashable, CustomStringConvertible {
     public var isEmpty: Bool { inserted == 0 && updated == 0 && deleted == 0 }
 
     /// Adds another table's counts.
+    /// - Parameters:
+    ///   - lhs: one table's counts.
+    ///   - rhs: another table's counts.
+    /// - Returns: the sums, count by count.
     public static func + (lhs: TableChanges, rhs: TableChanges) -> TableChanges {
         TableChanges(
             inserted: lhs.inserted + rhs.inserted, updated: lhs.updated + rhs.updated, deleted: lhs.deleted + rhs.deleted,

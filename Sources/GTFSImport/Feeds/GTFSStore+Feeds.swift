@@ -10,6 +10,7 @@ extension GTFSStore {
     /// ```swift
     /// for feed in try store.feeds() { print(feed.name, feed.rowCount, feed.contentHash ?? "-") }
     /// ```
+    /// - Returns: the feeds, sorted by name.
     /// - Throws: `DatabaseError`.
     public func feeds() throws -> [StoredFeed] {
         try pool.read { db in try FeedCatalog.list(db) }

@@ -98,7 +98,12 @@ public struct ImportStopPoint: Sendable, Hashable, CustomStringConvertible {
     public let rowsCommittedByTable: [GTFSFile: Int]
 
     /// Creates a stop point.
-    public init(fileName: String, rowsCommitted: Int, rowsCommittedByTable: [GTFSFile: Int]) {
+    ///
+    /// - Parameters:
+    ///   - fileName: the file being loaded when the import stopped.
+    ///   - rowsCommitted: rows of that file committed.
+    ///   - rowsCommittedByTable: rows committed per table over the import.
+    init(fileName: String, rowsCommitted: Int, rowsCommittedByTable: [GTFSFile: Int]) {
         self.fileName = fileName
         self.rowsCommitted = rowsCommitted
         self.rowsCommittedByTable = rowsCommittedByTable

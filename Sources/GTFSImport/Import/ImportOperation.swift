@@ -73,7 +73,7 @@ public final class ImportOperation: Operation, @unchecked Sendable {
     /// - Parameters:
     ///   - source: the feed.
     ///   - databasePath: the SQLite file; opening errors become the operation's ``ImportError/store(_:)``
-    ///     or ``ImportError/database(path:message:)`` result.
+    ///     or ``ImportError/database(path:message:code:)`` result.
     ///   - options: atomic or batched, strict or lenient, and the rest.
     ///   - progressQueue: where `progressHandler` runs.
     ///   - progressHandler: as in ``init(source:store:options:progressQueue:progressHandler:)``.

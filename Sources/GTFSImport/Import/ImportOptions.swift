@@ -45,6 +45,11 @@ public struct ImportOptions: Sendable {
         case share(Double)
 
         /// Whether `rejected` of `read` rows of one file stay within the limit.
+        ///
+        /// - Parameters:
+        ///   - rejected: the file's rejected rows.
+        ///   - read: the file's rows.
+        /// - Returns: `true` when the import may go on.
         public func allows(rejected: Int, of read: Int) -> Bool {
             switch self {
             case .rows(let limit): rejected <= limit
@@ -85,9 +90,9 @@ public struct ImportOptions: Sendable {
     public var checksReferences = true
     /// Errors and warnings kept per table in the summary (all are counted).
     public var maxStoredErrors = ParseOptions().maxStoredErrors
-    /// The longest identifier value accepted, in bytes (``GTFS/ParseOptions/maxIDLength``, 64 KiB).
+    /// The longest identifier value accepted, in bytes (``/GTFS/ParseOptions/maxIDLength``, 64 KiB).
     public var maxIDLength = ParseOptions().maxIDLength
-    /// The longest text value accepted, in bytes (``GTFS/ParseOptions/maxTextLength``, 1 MiB).
+    /// The longest text value accepted, in bytes (``/GTFS/ParseOptions/maxTextLength``, 1 MiB).
     public var maxTextLength = ParseOptions().maxTextLength
     /// Lenient mode: how many rejected rows of one file fail the whole import (nothing is then written;
     /// in ``Mode/batched(rowsPerCommit:)`` mode, what was committed before stays).

@@ -2,7 +2,8 @@ public import GTFS
 
 /// References between tables that point to no row, found after a load: stop_times to trips and stops,
 /// trips to routes, services and shapes, stops to parent stations and levels, transfers, pathways, fare
-/// tables and more (see ``ReferenceCheck/all``).
+/// tables and more: 40 references in all, each checked when the import loaded its table or the table
+/// it refers to.
 ///
 /// A finding does not reject rows: a feed with dangling references is still imported, and the report
 /// says where they are.
@@ -13,7 +14,7 @@ public struct IntegrityReport: Sendable {
     public var checksRun = 0
 
     /// Creates an empty report.
-    public init() {}
+    init() {}
 
     /// Whether every checked reference resolves.
     public var isClean: Bool { findings.isEmpty }
@@ -37,7 +38,15 @@ public struct IntegrityFinding: Sendable, Hashable, CustomStringConvertible {
     public let examples: [String]
 
     /// Creates a finding.
-    public init(file: GTFSFile, column: String, target: String, rowCount: Int, valueCount: Int, examples: [String]) {
+    ///
+    /// - Parameters:
+    ///   - file: the table holding the reference.
+    ///   - column: the referring column.
+    ///   - target: what the column refers to, e.g. `trips.trip_id`.
+    ///   - rowCount: rows whose value matches no target row.
+    ///   - valueCount: distinct missing values.
+    ///   - examples: the first missing values, sorted.
+    init(file: GTFSFile, column: String, target: String, rowCount: Int, valueCount: Int, examples: [String]) {
         self.file = file
         self.column = column
         self.target = target

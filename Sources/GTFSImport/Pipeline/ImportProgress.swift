@@ -3,7 +3,7 @@ public import GTFS
 /// A snapshot of a running import, as the progress handler receives it.
 ///
 /// ```swift
-/// operation.progressHandler = { progress in
+/// let summary = try await store.importFeed(from: source) { progress in
 ///     print(progress.phase, progress.fractionCompleted ?? 0, progress.rowsPerSecond)
 /// }
 /// ```

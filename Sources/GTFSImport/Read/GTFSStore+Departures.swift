@@ -39,6 +39,14 @@ extension GTFSStore {
     /// ```swift
     /// let arrivals = try store.arrivals(at: "de:11000:900100003", between: start, and: start + 1800)
     /// ```
+    /// - Parameters:
+    ///   - stopID: a stop, platform or station (`location_type` 1), whose platforms are then included.
+    ///   - start: the first instant, included.
+    ///   - end: the last instant, excluded.
+    ///   - feed: the feed's name.
+    ///   - limit: the most arrivals returned (the earliest).
+    /// - Returns: the arrivals; empty for an unknown stop or feed.
+    /// - Throws: `DatabaseError`.
     public func arrivals(
         at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil
     ) throws -> [StopEvent] {

@@ -10,7 +10,7 @@ extension GTFSStore {
     /// let u2 = try store.records(Trip.self, where: "route_id = ?", arguments: ["U2"])  // some trips
     /// ```
     /// - Parameters:
-    ///   - type: the record type (``GTFS/Stop``, ``GTFS/Route``, ``GTFS/StopTime``, …); its file names the table.
+    ///   - type: the record type (``/GTFS/Stop``, ``/GTFS/Route``, ``/GTFS/StopTime``, …); its file names the table.
     ///   - feed: the feed's name.
     ///   - condition: an SQL condition on the table's columns (the GTFS field names), with `?` placeholders.
     ///   - arguments: the values of the placeholders (text, integers, doubles).
@@ -34,6 +34,11 @@ extension GTFSStore {
     /// ```swift
     /// if let trip = try store.trip("1234") { print(trip.trip.tripHeadsign ?? "", trip.stopTimes.count) }
     /// ```
+    /// - Parameters:
+    ///   - id: the trip's `trip_id`.
+    ///   - feed: the feed's name.
+    /// - Returns: the trip and its stop times, or `nil`.
+    /// - Throws: `DatabaseError`.
     public func trip(_ id: String, feed: String = "default") throws -> TripTimetable? {
         try pool.read { db in
             guard let feedID = try Self.feedID(db, name: feed),
@@ -50,6 +55,11 @@ extension GTFSStore {
     /// ```swift
     /// let services = try store.services(on: GTFSDate(year: 2025, month: 6, day: 2)!)
     /// ```
+    /// - Parameters:
+    ///   - date: the service date.
+    ///   - feed: the feed's name.
+    /// - Returns: the `service_id`s; empty for an unknown feed or a date without service.
+    /// - Throws: `DatabaseError`.
     public func services(on date: GTFSDate, feed: String = "default") throws -> [GTFSID] {
         try pool.read { db in
             guard let id = try Self.feedID(db, name: feed) else { return [] }

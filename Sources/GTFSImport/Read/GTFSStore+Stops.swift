@@ -4,6 +4,12 @@ public import GTFS
 
 extension GTFSStore {
     /// The stop `id`; `nil` when the feed has none.
+    ///
+    /// - Parameters:
+    ///   - id: the stop's `stop_id`.
+    ///   - feed: the feed's name.
+    /// - Returns: the stop, or `nil`.
+    /// - Throws: `DatabaseError`.
     public func stop(_ id: String, feed: String = "default") throws -> Stop? {
         try records(Stop.self, feed: feed, where: "stop_id = ?", arguments: [id]).first
     }
@@ -23,6 +29,7 @@ extension GTFSStore {
     ///   - feed: the feed's name.
     ///   - limit: the most stops returned (the nearest).
     /// - Returns: the stops with their distance; empty for an unknown feed or an invalid point.
+    /// - Throws: `DatabaseError`.
     public func stops(
         near latitude: Double, _ longitude: Double, within meters: Double, feed: String = "default", limit: Int? = nil
     ) throws -> [NearbyStop] {
@@ -69,7 +76,12 @@ extension GTFSStore {
     /// ```swift
     /// let stations = try store.stops(named: "Alexanderplatz")
     /// ```
-    /// - Returns: the stops; empty when `text` has no word.
+    /// - Parameters:
+    ///   - text: the words to look for; letters and digits count, everything else separates words.
+    ///   - feed: the feed's name.
+    ///   - limit: the most stops returned (the best matches); default 20.
+    /// - Returns: the stops; empty when `text` has no word, or for an unknown feed.
+    /// - Throws: `DatabaseError`.
     public func stops(named text: String, feed: String = "default", limit: Int = 20) throws -> [Stop] {
         guard let match = Self.namePattern(text), limit > 0 else { return [] }
         return try pool.read { db in
@@ -94,6 +106,9 @@ extension GTFSStore {
     }
 
     /// The feed's time zone (its agency's), in which its times count; `nil` for an unknown feed or zone.
+    /// - Parameter feed: the feed's name.
+    /// - Returns: the zone, or `nil`.
+    /// - Throws: `DatabaseError`.
     public func timeZone(feed: String = "default") throws -> TimeZone? {
         try pool.read { db in
             guard let id = try Self.feedID(db, name: feed), let name = try ServiceDays.zoneName(db, feed: id) else { return nil }

@@ -51,13 +51,15 @@ public enum GTFSSchema {
     }()
 
     /// The table that holds a file's rows: the file name without `.txt` (`stop_times`).
+    /// - Parameter file: the file.
+    /// - Returns: the table's name.
     public static func tableName(for file: GTFSFile) -> String { file.rawValue }
 
-    /// Every GTFS table, in ``GTFS/GTFSFile`` order.
+    /// Every GTFS table, in ``/GTFS/GTFSFile`` order.
     public static let tableNames: [String] = GTFSFile.allCases.map(tableName(for:))
 
     /// The views: for the `sqlite3` shell (`…_readable`), and the timetable's (`arrivals_departures`,
-    /// `connections`; see ``SchemaV4``).
+    /// `connections`).
     public static let viewNames: [String] = [
         "stop_times_readable", "frequencies_readable", "timeframes_readable", "booking_rules_readable",
         "calendar_readable", "calendar_dates_readable", "feed_info_readable", "arrivals_departures", "connections",

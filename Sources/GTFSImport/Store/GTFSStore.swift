@@ -31,6 +31,7 @@ public final class GTFSStore: Sendable {
     /// The configuration used when none is given: a busy timeout of 5 seconds, so that a write waits for
     /// another process's write (the `sqlite3` shell, say) instead of failing at once, and a WAL file that
     /// shrinks back to 64 MiB after a checkpoint instead of keeping the size of the largest import.
+    /// - Returns: a new configuration; change it and pass it to ``init(path:configuration:)``.
     public static func defaultConfiguration() -> Configuration {
         var configuration = Configuration()
         configuration.label = "GTFSStore"
@@ -93,6 +94,7 @@ public final class GTFSStore: Sendable {
     }
 
     /// The number of rows of every GTFS table, from one consistent snapshot.
+    /// - Returns: the row count of every table, over all feeds.
     /// - Throws: `DatabaseError`.
     public func rowCounts() throws -> [GTFSFile: Int] {
         try pool.read { db in

@@ -8,7 +8,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible, Loca
     ///
     /// - Parameters:
     ///   - found: the unknown migration identifiers, sorted.
-    ///   - supported: the migrations this build knows, in order (see ``GTFSSchema/migrator``).
+    ///   - supported: the migrations this build knows, in order (`v1`, `v2`, …: one per schema version up to
+    ///     ``GTFSSchema/version``).
     case newerSchema(found: [String], supported: [String])
 
     /// The file is not a GTFS store: not an SQLite database at all, or one that belongs to something

@@ -59,6 +59,8 @@ public struct ImportSummary: Sendable, CustomStringConvertible {
     init() {}
 
     /// The entry of one table, when the input held it.
+    /// - Parameter file: the table.
+    /// - Returns: the table's entry, or `nil`.
     public func table(_ file: GTFSFile) -> TableImport? {
         tables.first { $0.file == file }
     }

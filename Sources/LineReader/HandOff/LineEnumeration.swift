@@ -11,7 +11,7 @@ extension Reader {
     ///
     /// ```swift
     /// let handle = try Reader(path: "stops.txt").enumerateLines(on: .main) { line in
-    ///     names.append(line.string)
+    ///     print(line.number, line.string)
     /// } completion: { result in
     ///     print(result) // .success(12794) or .failure(error)
     /// }

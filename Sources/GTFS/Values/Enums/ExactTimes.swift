@@ -8,7 +8,8 @@ public enum ExactTimes: GTFSEnum {
     /// A code this package does not know.
     case unknown(Int)
 
-    /// Maps a code to its case.
+    /// Maps a code to its case; a code without a case becomes `unknown(code)`.
+    /// - Parameter code: the integer written in the file.
     public init(code: Int) {
         switch code {
         case 0: self = .frequencyBased

@@ -36,7 +36,9 @@ public enum RouteType: GTFSEnum {
     /// The range of codes read as ``extended(_:)``.
     public static let extendedCodes = 100 ... 1799
 
-    /// Maps a code to its case.
+    /// Maps a code to its case: a code of ``extendedCodes`` becomes ``extended(_:)``, any other code
+    /// without a case ``unknown(_:)``.
+    /// - Parameter code: the integer written in the file.
     public init(code: Int) {
         switch code {
         case 0: self = .tram
