@@ -19,7 +19,6 @@ file="$data/stop_times.txt"
 [[ -s $file ]] || { echo "compare-import.sh: missing $file: run scripts/make-data.sh first" >&2; exit 1; }
 source "$here/tools.sh"
 import="$(root_tool gtfs-import)"
-synth="$(root_tool gtfs-synth)"
 latency="$(bench_tool import-cancel-latency)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -72,8 +71,7 @@ rss_small=$(rss "$file")
 rss_large="(no $data/stop_times-large.txt: run make-data.sh --large)"
 if [[ -s "$data/stop_times-large.txt" ]]; then rss_large=$(rss "$data/stop_times-large.txt"); fi
 
-feed="$data/vbb-synth-1.0.zip"
-[[ -s $feed ]] || "$synth" --scale 1.0 --out "$feed" >&2
+feed="$(vbb_feed)"
 cat "$feed" > /dev/null
 rm -f "$work"/v.db*
 /usr/bin/time -f "%e %M" -o "$work/v.time" "$import" --quiet --json --db "$work/v.db" "$feed" > "$work/v.json" || [[ $? == 3 ]]

@@ -14,13 +14,9 @@ runs=1
 [[ "${1:-}" == "--runs" ]] && runs="$2"
 source "$here/tools.sh"
 import="$(root_tool gtfs-import)"
-synth="$(root_tool gtfs-synth)"
 data="$bench/data"
-feed="$data/vbb-synth-1.0.zip"
-changed="$data/vbb-synth-1.0-changed.zip"
-[[ -s $feed ]] || "$synth" --scale 1.0 --out "$feed" >&2
-[[ -s $changed ]] || python3 "$here/make-changed-feed.py" "$feed" "$changed" > "$data/vbb-synth-1.0-changed.json"
-[[ -s "$data/vbb-synth-1.0-changed.json" ]] || python3 "$here/make-changed-feed.py" "$feed" "$changed" > "$data/vbb-synth-1.0-changed.json"
+feed="$(vbb_feed)"
+changed="$(vbb_changed_feed)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 out="$bench/results/compare-incremental.md"

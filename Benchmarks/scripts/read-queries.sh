@@ -8,11 +8,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 bench="$(cd "$here/.." && pwd)"
 source "$here/tools.sh"
 import="$(root_tool gtfs-import)"
-synth="$(root_tool gtfs-synth)"
 queries="$(bench_tool read-queries)"
-feed="$bench/data/vbb-synth-1.0.zip"
-mkdir -p "$bench/data"
-[[ -s $feed ]] || "$synth" --scale 1.0 --out "$feed" >&2
+feed="$(vbb_feed)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$import" --quiet --db "$work/vbb.sqlite" "$feed" > /dev/null

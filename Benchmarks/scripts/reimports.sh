@@ -12,13 +12,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 bench="$(cd "$here/.." && pwd)"
 source "$here/tools.sh"
 import="$(root_tool gtfs-import)"
-synth="$(root_tool gtfs-synth)"
 rounds="${1:-3}"
-feed="$bench/data/vbb-synth-1.0.zip"
-changed="$bench/data/vbb-synth-1.0-changed.zip"
-mkdir -p "$bench/data"
-[[ -s $feed ]] || "$synth" --scale 1.0 --out "$feed" >&2
-[[ -s $changed ]] || python3 "$here/make-changed-feed.py" "$feed" "$changed" >&2
+feed="$(vbb_feed)"
+changed="$(vbb_changed_feed)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 out="$bench/results/reimports.txt"

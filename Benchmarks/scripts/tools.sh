@@ -20,3 +20,22 @@ tools_build() { # package-directory product [swift build options...]
 
 root_tool() { tools_build "$tools_root" "$1" --scratch-path "$tools_root/.build-release"; }
 bench_tool() { tools_build "$tools_bench" "$1"; }
+
+# The VBB-scale synthetic feed, data/vbb-synth-1.0.zip (gtfs-synth --scale 1.0), made on first use.
+vbb_feed() {
+    local feed="$tools_bench/data/vbb-synth-1.0.zip"
+    mkdir -p "$tools_bench/data"
+    [[ -s $feed ]] || "$(root_tool gtfs-synth)" --scale 1.0 --out "$feed" >&2
+    echo "$feed"
+}
+
+# Its next version with 1 % of stop_times changed, data/vbb-synth-1.0-changed.zip (seeded;
+# make-changed-feed.py reports what it changed in the .json beside it), made on first use.
+vbb_changed_feed() {
+    local feed changed="$tools_bench/data/vbb-synth-1.0-changed.zip"
+    feed="$(vbb_feed)"
+    if [[ ! -s $changed || ! -s ${changed%.zip}.json ]]; then
+        python3 "$tools_bench/scripts/make-changed-feed.py" "$feed" "$changed" > "${changed%.zip}.json"
+    fi
+    echo "$changed"
+}
