@@ -25,7 +25,8 @@ bench_tool() { tools_build "$tools_bench" "$1"; }
 vbb_feed() {
     local feed="$tools_bench/data/vbb-synth-1.0.zip"
     mkdir -p "$tools_bench/data"
-    [[ -s $feed ]] || "$(root_tool gtfs-synth)" --scale 1.0 --out "$feed" >&2
+    # `|| return`: errexit is off inside the $(…) that calls this.
+    [[ -s $feed ]] || "$(root_tool gtfs-synth)" --scale 1.0 --out "$feed" >&2 || return
     echo "$feed"
 }
 
@@ -33,9 +34,9 @@ vbb_feed() {
 # make-changed-feed.py reports what it changed in the .json beside it), made on first use.
 vbb_changed_feed() {
     local feed changed="$tools_bench/data/vbb-synth-1.0-changed.zip"
-    feed="$(vbb_feed)"
+    feed="$(vbb_feed)" || return
     if [[ ! -s $changed || ! -s ${changed%.zip}.json ]]; then
-        python3 "$tools_bench/scripts/make-changed-feed.py" "$feed" "$changed" > "${changed%.zip}.json"
+        python3 "$tools_bench/scripts/make-changed-feed.py" "$feed" "$changed" > "${changed%.zip}.json" || return
     fi
     echo "$changed"
 }
