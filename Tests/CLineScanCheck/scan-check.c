@@ -72,7 +72,7 @@ int main(void) {
     const char *path = "scalar only";
 #endif
     if (failures > 0) {
-        fprintf(stderr, "scan-check (%s): %lu of %lu checks differ from the scalar path\n", path, failures, checks);
+        fprintf(stderr, "scan-check (%s): %lu mismatches with the scalar path in %lu checks\n", path, failures, checks);
         return 1;
     }
     printf("scan-check (%s): %lu checks equal to the scalar path\n", path, checks);

@@ -207,7 +207,8 @@ final class NewDatabaseFile: Sendable {
             let leftover = folder + "/" + name
             // Its lock file decides; a store built by an earlier version has none and was locked itself.
             let lockPath = FileManager.default.fileExists(atPath: leftover + lockSuffix) ? leftover + lockSuffix : leftover
-            let descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
+            // Read-only is enough for flock, and opens a leftover of another user's import too.
+            let descriptor = open(lockPath, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
                 for suffix in siblingSuffixes + [lockSuffix] { unlink(leftover + suffix) }
