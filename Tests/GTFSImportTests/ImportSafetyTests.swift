@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Platform
 import GRDB
 import GTFS
 @testable import GTFSImport
@@ -316,7 +317,7 @@ struct ImportSafetyTests {
     func spaceEstimate() throws {
         #expect(DiskSpace.estimatedNeed(forContent: 1_000_000) == 1_500_000)
         #expect(DiskSpace.estimatedNeed(forContent: .max) == .max)
-        let available = try #require(DiskSpace.available(in: NSTemporaryDirectory()))
+        let available = try #require(System.availableBytes(at: NSTemporaryDirectory()))
         #expect(available > 0)
         let error = ImportError.notEnoughSpace(path: "/data/gtfs.sqlite", folder: "/data", needed: 1_234_000_000, available: 300_000_000)
         #expect(error.description == "/data/gtfs.sqlite: needs about 1.2 GB in /data, 300 MB free")

@@ -79,9 +79,7 @@ struct ImportWriter {
                 path: databasePath, message: "feed \(options.feed) was changed by another import meanwhile; nothing was written, run the import again")
         }
         guard !plan.incremental else { return }
-        for (file, count) in replacedRows where count > 0 {
-            state.changesByTable[file, default: TableChanges()].deleted = count
-        }
+        state.countDeleted(replacedRows)
         if dropsIndexes { try GTFSSchema.dropIndexes(db, on: Set(plan.replaced)) }
         if let existing = plan.existing, !existing.tablesWithRows.isDisjoint(with: plan.replaced) {
             report(.removingRows)
@@ -91,10 +89,8 @@ struct ImportWriter {
                 }
             }
         }
-        let deleted = try GTFSSchema.deleteRows(db, of: plan.replaced, feed: try FeedCatalog.hasOtherFeeds(db, than: feed) ? feed : nil)
-        for (file, count) in deleted where count > 0 {
-            state.changesByTable[file, default: TableChanges()].deleted = count
-        }
+        state.countDeleted(
+            try GTFSSchema.deleteRows(db, of: plan.replaced, feed: try FeedCatalog.hasOtherFeeds(db, than: feed) ? feed : nil))
         try FeedCatalog.forgetHashes(db, feed: feed, of: plan.replaced)
     }
 

@@ -88,6 +88,12 @@ struct WriterState {
     }
 
     /// Starts counting the rows of `fileName`, which fill `table`.
+    /// Records the rows a full import removed per table: from the database itself, or from the file that
+    /// a new one replaces.
+    mutating func countDeleted(_ rows: [GTFSFile: Int]) {
+        for (file, count) in rows where count > 0 { changesByTable[file, default: TableChanges()].deleted = count }
+    }
+
     mutating func beginFile(_ fileName: String, table: GTFSFile) {
         currentFile = fileName
         currentTable = table

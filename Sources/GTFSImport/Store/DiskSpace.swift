@@ -15,11 +15,6 @@ enum DiskSpace {
         return overflow ? .max : need / 2
     }
 
-    /// Bytes an unprivileged writer may still use in the file system of `folder`, when it can be asked.
-    static func available(in folder: String) -> Int64? {
-        System.availableBytes(at: folder)
-    }
-
     /// Fails when the folder of `databasePath` lacks the space a full import of `entries` needs.
     ///
     /// Entries whose size is unknown (standard input) count as empty: the check is then only a floor.
@@ -31,7 +26,7 @@ enum DiskSpace {
         }
         let folder = DatabasePath.folder(of: databasePath)
         let needed = estimatedNeed(forContent: content)
-        guard let available = available(in: folder), available < needed else { return }
+        guard let available = System.availableBytes(at: folder), available < needed else { return }
         throw ImportError.notEnoughSpace(path: databasePath, folder: folder, needed: needed, available: available)
     }
 }
