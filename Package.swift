@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "LineReader", targets: ["LineReader"]),
         .library(name: "GTFS", targets: ["GTFS"]),
         .library(name: "GTFSImport", targets: ["GTFSImport"]),
+        .library(name: "GTFSPostgres", targets: ["GTFSPostgres"]),
         .executable(name: "lines", targets: ["lines"]),
         .executable(name: "gtfs-import", targets: ["gtfs-import"]),
         .executable(name: "gtfs-synth", targets: ["gtfs-synth"]),
@@ -37,6 +38,16 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
         .target(name: "CLineScan"),
+        .systemLibrary(
+            name: "CLibpq",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .target(
+            name: "GTFSPostgres",
+            dependencies: ["GTFS", "CLibpq", "Platform"],
+            swiftSettings: strictSettings
+        ),
         .target(name: "Platform", swiftSettings: strictSettings),
         .target(
             name: "CSQLiteConfig",
@@ -146,6 +157,11 @@ let package = Package(
                 "gtfs-import", "gtfs-query", "lines", "gtfs-synth", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GTFSPostgresTests",
+            dependencies: ["GTFSPostgres", "GTFSImport", "GTFS", "TestSupport", "Platform"],
             swiftSettings: strictSettings
         ),
         .testTarget(

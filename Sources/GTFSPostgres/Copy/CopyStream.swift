@@ -1,0 +1,51 @@
+import CLibpq
+
+/// The data of one `COPY … FROM STDIN` in progress, sent in pieces of at least 64 KiB; ``finish()`` or
+/// ``abandon(because:)`` ends it.
+final class CopyStream {
+    private let connection: PostgresConnection
+    private let raw: OpaquePointer
+    private let operation: String
+    private var buffer: [UInt8] = []
+    private var ended = false
+    private static let sendSize = 1 << 16
+
+    init(connection: PostgresConnection, raw: OpaquePointer, operation: String) {
+        self.connection = connection
+        self.raw = raw
+        self.operation = operation
+        buffer.reserveCapacity(2 * Self.sendSize)
+    }
+
+    /// Adds bytes, sending the buffer when it holds 64 KiB or more.
+    /// - Throws: ``PostgresError`` when libpq cannot send (the connection broke).
+    func send(_ bytes: [UInt8]) throws(PostgresError) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.sendSize { try flush() }
+    }
+
+    /// Sends the rest and ends the COPY.
+    /// - Returns: the rows the server stored.
+    /// - Throws: ``PostgresError`` when the server refuses the data.
+    func finish() throws(PostgresError) -> Int {
+        try flush()
+        ended = true
+        return try connection.endCopy(raw, operation, abandoning: nil)
+    }
+
+    /// Ends the COPY so that the server stores none of it.
+    func abandon(because reason: String) {
+        guard !ended else { return }
+        ended = true
+        _ = try? connection.endCopy(raw, operation, abandoning: reason)
+    }
+
+    private func flush() throws(PostgresError) {
+        guard !buffer.isEmpty else { return }
+        let sent = buffer.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(raw, $0.baseAddress, Int32($0.count)) }
+        }
+        buffer.removeAll(keepingCapacity: true)
+        guard sent == 1 else { throw connection.failure(operation, nil) }
+    }
+}

@@ -1,0 +1,13 @@
+public import GTFS
+
+/// What an import into PostgreSQL stored.
+public struct PostgresImportSummary: Sendable {
+    /// The feed's name.
+    public let feed: String
+    /// Rows the server stored, per file that had any.
+    public internal(set) var rowsStored: [GTFSFile: Int] = [:]
+    /// The parse: rows read and rejected per file, warnings.
+    public internal(set) var parse: FeedSummary?
+
+    init(feed: String) { self.feed = feed }
+}

@@ -1,0 +1,198 @@
+public import GTFS
+
+/// GTFS feeds in a schema of a PostgreSQL database: the tables of every GTFS file (the same columns and
+/// keys as the SQLite store, with PostgreSQL's types: ``PostgresColumnType``) and `feeds`, one row per feed.
+///
+/// ```swift
+/// let store = try PostgresStore(connectionString: "postgresql:///gtfs", schema: "gtfs")
+/// let summary = try store.importFeed(from: try FeedSource(path: "vbb.zip"), named: "vbb")
+/// print(summary.rowsStored)
+/// ```
+public final class PostgresStore {
+    /// The schema that holds the tables (`gtfs`).
+    public let schema: String
+    let connection: PostgresConnection
+
+    /// Connects to the server and checks the schema name.
+    /// - Parameters:
+    ///   - connectionString: libpq's connection URI or `key=value` string (see ``PostgresConnection``).
+    ///   - schema: the schema of the tables: letters, digits and `_`, not starting with a digit.
+    /// - Throws: ``PostgresError`` when the name is not allowed or the server cannot be reached or refuses.
+    public init(connectionString: String, schema: String = "gtfs") throws(PostgresError) {
+        guard Self.isPlainIdentifier(schema) else {
+            throw PostgresError(
+                target: PostgresConnection.describe(connectionString), operation: "schema \(schema)",
+                message: "a schema name has lower-case letters, digits and _ only, and does not start with a digit")
+        }
+        self.schema = schema
+        connection = try PostgresConnection(connectionString)
+    }
+
+    /// Closes the connection.
+    public func close() { connection.close() }
+
+    /// The server and database, for messages, without a password.
+    public var target: String { connection.target }
+
+    /// Stores a feed as `feedName`, replacing what the schema held under that name, in one transaction:
+    /// other connections see the old feed until the commit, and a failure leaves the database as it was.
+    ///
+    /// Into a schema without GTFS tables, the tables are created, loaded and keyed after the load (faster
+    /// than checking each row against the key); otherwise rows go into the keyed tables.
+    /// - Parameters:
+    ///   - source: the feed.
+    ///   - feedName: the feed's name in `feeds`.
+    ///   - options: parse options.
+    ///   - shouldContinue: asked between batches; `false` cancels the import.
+    /// - Returns: what was stored, file by file.
+    /// - Throws: ``PostgresError`` from the server (a duplicate key among them), ``GTFS/GTFSError`` for the
+    ///   feed, `CancellationError` when cancelled.
+    public func importFeed(
+        from source: FeedSource, named feedName: String = "default", options: ParseOptions = ParseOptions(),
+        shouldContinue: () -> Bool = { true }
+    ) throws -> PostgresImportSummary {
+        try connection.execute("BEGIN", "begin a transaction")
+        do {
+            let summary = try load(source, feedName, options, shouldContinue)
+            try connection.execute("COMMIT", "commit")
+            return summary
+        } catch {
+            try? connection.execute("ROLLBACK", "roll back")
+            throw error
+        }
+    }
+
+    /// The rows of each table that hold any, for the feed named `feedName`.
+    /// - Throws: ``PostgresError``.
+    public func rowCounts(feed feedName: String = "default") throws(PostgresError) -> [GTFSFile: Int] {
+        guard let feed = try feedNumber(feedName) else { return [:] }
+        var counts: [GTFSFile: Int] = [:]
+        for file in GTFSFile.allCases {
+            let rows = try connection.query("SELECT count(*) FROM \(schema).\(file.rawValue) WHERE feed = $1", [String(feed)], "count \(file.rawValue)")
+            if let count = rows.first?.first.flatMap({ $0 }).flatMap({ Int($0) }), count > 0 { counts[file] = count }
+        }
+        return counts
+    }
+
+    // MARK: - The import
+
+    private func load(_ source: FeedSource, _ feedName: String, _ options: ParseOptions, _ shouldContinue: () -> Bool) throws -> PostgresImportSummary {
+        try connection.execute(
+            """
+            CREATE SCHEMA IF NOT EXISTS \(schema);
+            CREATE TABLE IF NOT EXISTS \(schema).feeds (
+                feed integer PRIMARY KEY, name text NOT NULL UNIQUE, source text, imported_at timestamptz)
+            """, "create schema \(schema)")
+        let tables = GTFSFile.allCases.map(PostgresTable.init)
+        let existing = try connection.query(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = 'stop_times'", [schema], "look for the tables")
+        let fresh = existing.first?.first.flatMap { $0 } == "0"
+        if fresh {
+            try connection.execute(tables.map { $0.createStatement(schema: schema) }.joined(separator: ";\n"), "create the tables")
+        }
+        let feed: Int32
+        let described = Self.describe(source)
+        if let stored = try feedNumber(feedName) {
+            feed = stored
+            // A whole feed replaces every table of the feed; single files replace their own tables, below.
+            if source.isWholeFeed { for table in tables { try deleteRows(of: table, feed: feed) } }
+            _ = try connection.query("UPDATE \(schema).feeds SET source = $2 WHERE feed = $1", [String(feed), described], "update feeds")
+        } else {
+            let rows = try connection.query(
+                "INSERT INTO \(schema).feeds (feed, name, source) SELECT coalesce(max(feed), 0) + 1, $1, $2 FROM \(schema).feeds RETURNING feed",
+                [feedName, described], "add feed \(feedName)")
+            guard let number = rows.first?.first.flatMap({ $0 }).flatMap({ Int32($0) }) else {
+                throw PostgresError(target: target, operation: "add feed \(feedName)", message: "the server returned no feed number")
+            }
+            feed = number
+        }
+
+        var summary = PostgresImportSummary(feed: feedName)
+        var open: (table: PostgresTable, stream: CopyStream)?
+        let parser = FeedParser(source: source, options: options)
+        do {
+            let parsed = try parser.parse(shouldContinue: shouldContinue) { batch in
+                if open?.table.file != batch.file {
+                    if let (table, stream) = open { summary.rowsStored[table.file] = try Self.finishBinary(stream) }
+                    let table = PostgresTable(batch.file)
+                    if !source.isWholeFeed { try deleteRows(of: table, feed: feed) }
+                    let stream = try connection.beginCopy(table.copyStatement(schema: schema), "COPY \(table.name)")
+                    open = (table, stream)
+                    try stream.send(BinaryRowEncoder.header)
+                }
+                guard let (table, stream) = open else { return }
+                let encoded = batch.accept(BatchEncoding(feed: feed, types: table.types))
+                if let (column, value) = encoded.overflow {
+                    let field = table.description.fields[column]
+                    throw PostgresError(
+                        target: target, operation: "COPY \(table.name)",
+                        message: "\(batch.fileName): \(field.name): \(value) does not fit \(PostgresColumnType(field.type).sql)")
+                }
+                try stream.send(encoded.bytes)
+            }
+            if let (table, stream) = open {
+                summary.rowsStored[table.file] = try Self.finishBinary(stream)
+                open = nil
+            }
+            summary.parse = parsed
+        } catch {
+            open?.stream.abandon(because: "the import failed")
+            throw error
+        }
+        if fresh {
+            for table in tables {
+                for statement in table.keyStatements(schema: schema) { try connection.execute(statement, "key \(table.name)") }
+            }
+        }
+        _ = try connection.query("UPDATE \(schema).feeds SET imported_at = now() WHERE feed = $1", [String(feed)], "update feeds")
+        return summary
+    }
+
+    /// Ends a binary COPY: its trailer, then the end.
+    private static func finishBinary(_ stream: CopyStream) throws(PostgresError) -> Int {
+        try stream.send(BinaryRowEncoder.trailer)
+        return try stream.finish()
+    }
+
+    private func deleteRows(of table: PostgresTable, feed: Int32) throws(PostgresError) {
+        try connection.execute("DELETE FROM \(schema).\(table.name) WHERE feed = \(feed)", "delete the old rows of \(table.name)")
+    }
+
+    /// The source as `feeds.source` names it: its path, or `-` for standard input.
+    private static func describe(_ source: FeedSource) -> String {
+        switch source {
+        case .file(let path, _), .directory(let path), .zip(let path): path
+        case .standardInput: "-"
+        case .files(let paths): paths.joined(separator: " ")
+        }
+    }
+
+    private func feedNumber(_ name: String) throws(PostgresError) -> Int32? {
+        let rows = try connection.query("SELECT feed FROM \(schema).feeds WHERE name = $1", [name], "look up feed \(name)")
+        return rows.first?.first.flatMap { $0 }.flatMap { Int32($0) }
+    }
+
+    /// Whether `name` can stand in SQL unquoted and means itself: lower-case letters, digits and `_`, not
+    /// starting with a digit, at most 63 bytes.
+    static func isPlainIdentifier(_ name: String) -> Bool {
+        guard let first = name.utf8.first, name.utf8.count <= 63, !(UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(first) else { return false }
+        return name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a") ... UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+        }
+    }
+}
+
+/// Encodes one batch's records with their concrete type.
+private struct BatchEncoding: RecordBatchVisitor {
+    let feed: Int32
+    let types: [PostgresColumnType]
+
+    func visit<R: GTFSRecord>(_ records: [R]) -> (bytes: [UInt8], overflow: (column: Int, value: Int)?) {
+        var encoder = BinaryRowEncoder(types: types)
+        for record in records {
+            encoder.beginRow(feed: feed)
+            record.write(to: &encoder)
+        }
+        return (encoder.takeBytes(), encoder.overflow)
+    }
+}
