@@ -114,6 +114,7 @@ let package = Package(
             dependencies: [
                 "GTFS",
                 "GTFSImport",
+                "GTFSPostgres",
                 "Platform",
                 "ToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

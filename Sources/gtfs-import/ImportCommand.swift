@@ -20,6 +20,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "The database file (created if needed).")
     var db = "gtfs.sqlite"
 
+    @Option(name: .long, help: ArgumentHelp("The PostgreSQL schema of the tables, with --db postgresql://….", valueName: "NAME"))
+    var schema = "gtfs"
+
     @Option(name: .long, help: ArgumentHelp("The feed the rows belong to; several feeds live side by side in one database.", valueName: "NAME"))
     var feed = ImportOptions().feed
 
@@ -101,6 +104,7 @@ struct ImportCommand: ParsableCommand {
         } catch let error as GTFSError {
             fail(error.description)
         }
+        if Self.isPostgres(db) { runPostgres(source) }
         if let errors, let problem = OutputPath.problem(errors, database: db, inputs: inputs) {
             fail("--errors \(GTFSError.displayable(errors)) \(problem); nothing was imported")
         }
