@@ -25,3 +25,65 @@ struct PostgresImportTests {
         #expect(try store.rowCounts(feed: "vbb") == expected)
     }
 }
+
+@Suite("PostgreSQL store: bad input and failures", .serialized)
+struct PostgresFailureTests {
+    /// A feed folder with `files` (name to text).
+    static func feed(_ files: [String: String], in folder: TemporaryFolder, named name: String) throws -> String {
+        let path = folder.file(name)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (file, text) in files { try text.write(toFile: path + "/" + file, atomically: true, encoding: .utf8) }
+        return path
+    }
+
+    static let stops = "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,52.5,13.4\nB,Beta,52.6,13.5\n"
+
+    @Test("Rows that repeat a key are rejected by name, the others stored, and the key is in place")
+    func repeatedKeys() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let path = try Self.feed(["stops.txt": Self.stops + "A,Again,52.7,13.6\n"], in: folder, named: "f")
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        let summary = try store.importFeed(from: try FeedSource(path: path))
+        #expect(summary.rowsStored[.stops] == 2)
+        #expect(summary.rejected[.stops] == [#"stops.txt: (stop_id) = ("A") repeats an earlier row; rejected"#])
+        let names = try store.connection.query("SELECT stop_name FROM gtfs.stops ORDER BY stop_id", [], "read")
+        #expect(names == [["Alpha"], ["Beta"]])
+        #expect(throws: PostgresError.self) {
+            try store.connection.execute("INSERT INTO gtfs.stops (feed, stop_id) VALUES (1, 'A')", "insert")
+        }
+    }
+
+    @Test("A failed import leaves the feed as it was")
+    func failureRollsBack() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let good = try Self.feed(["stops.txt": Self.stops], in: folder, named: "good")
+        let broken = try Self.feed(["stops.txt": "stop_id,stop_id\nA,A\n"], in: folder, named: "broken")
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        _ = try store.importFeed(from: try FeedSource(path: good), named: "f")
+        #expect(throws: (any Error).self) { try store.importFeed(from: try FeedSource(path: broken), named: "f") }
+        #expect(try store.rowCounts(feed: "f") == [.stops: 2])
+    }
+
+    @Test("Wrong credentials: one line naming the server, never the password")
+    func wrongCredentials() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let error = #expect(throws: PostgresError.self) {
+            try PostgresStore(connectionString: "postgresql://nobody:s3cret@/postgres?host=\(server.folder)&port=\(server.port)")
+        }
+        let text = error?.description ?? ""
+        #expect(text.hasPrefix("postgresql://nobody@\(server.folder):\(server.port)/postgres: cannot connect: "), "\(text)")
+        #expect(!text.contains("s3cret") && !text.contains("\n"), "\(text)")
+    }
+
+    @Test("A schema name that would need quoting is refused before connecting")
+    func schemaName() {
+        #expect(throws: PostgresError.self) { try PostgresStore(connectionString: "postgresql:///x", schema: "gtfs; DROP TABLE x") }
+    }
+}

@@ -140,12 +140,46 @@ public final class PostgresStore {
             throw error
         }
         if fresh {
-            for table in tables {
-                for statement in table.keyStatements(schema: schema) { try connection.execute(statement, "key \(table.name)") }
+            for table in tables where !table.keyStatements(schema: schema).isEmpty {
+                let rejected = try addKey(table, file: summary.parse?.tables.first { $0.file == table.file }?.fileName ?? table.name)
+                if !rejected.isEmpty {
+                    summary.rejected[table.file] = rejected
+                    summary.rowsStored[table.file, default: 0] -= rejected.count
+                }
             }
         }
         _ = try connection.query("UPDATE \(schema).feeds SET imported_at = now() WHERE feed = $1", [String(feed)], "update feeds")
         return summary
+    }
+
+    /// Adds the key of a table loaded without one. When rows repeat a key, the later ones (in load order)
+    /// are deleted, named, and the key added again: a repeated key costs only the imports that have one.
+    /// - Returns: the rows deleted, each as a message naming its key's values.
+    private func addKey(_ table: PostgresTable, file: String) throws(PostgresError) -> [String] {
+        let statements = table.keyStatements(schema: schema)
+        try connection.execute("SAVEPOINT key", "key \(table.name)")
+        do {
+            for statement in statements { try connection.execute(statement, "key \(table.name)") }
+            try connection.execute("RELEASE SAVEPOINT key", "key \(table.name)")
+            return []
+        } catch where error.sqlState == "23505" {
+            try connection.execute("ROLLBACK TO SAVEPOINT key", "key \(table.name)")
+        }
+        // A table created in this transaction is only appended to, so ctid order is load order.
+        let key = table.keyExpressions
+        let deleted = try connection.query(
+            """
+            DELETE FROM \(schema).\(table.name) t USING (
+                SELECT ctid, row_number() OVER (PARTITION BY \(key.joined(separator: ", ")), feed ORDER BY ctid) AS n
+                FROM \(schema).\(table.name)) d
+            WHERE t.ctid = d.ctid AND d.n > 1
+            RETURNING \(key.map { "(\($0))::text" }.joined(separator: ", "))
+            """, [], "remove repeated keys of \(table.name)")
+        for statement in statements { try connection.execute(statement, "key \(table.name)") }
+        let names = "(" + table.description.keyFields.map(\.name).joined(separator: ", ") + ")"
+        return deleted.map { values in
+            "\(file): \(names) = (\(values.map { "\"\($0 ?? "")\"" }.joined(separator: ", "))) repeats an earlier row; rejected"
+        }
     }
 
     /// Ends a binary COPY: its trailer, then the end.

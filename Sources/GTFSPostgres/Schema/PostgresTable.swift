@@ -36,10 +36,15 @@ struct PostgresTable: Sendable {
             let columns = (key.map(\.name) + ["feed"]).joined(separator: ", ")
             return ["ALTER TABLE \(schema).\(name) ADD PRIMARY KEY (\(columns))"]
         }
-        let parts = key.map { field in
+        return ["CREATE UNIQUE INDEX \(name)_key ON \(schema).\(name) (\((keyExpressions + ["feed"]).joined(separator: ", ")))"]
+    }
+
+    /// The key's parts as SQL without `feed`: a part that may be empty reads as '' (as text), so that two
+    /// empty values are one key.
+    var keyExpressions: [String] {
+        description.keyFields.map { field in
             field.isNullable ? "coalesce(\(field.name)\(PostgresColumnType(field.type) == .text ? "" : "::text"), '')" : field.name
         }
-        return ["CREATE UNIQUE INDEX \(name)_key ON \(schema).\(name) (\((parts + ["feed"]).joined(separator: ", ")))"]
     }
 
     /// `COPY … FROM STDIN (FORMAT binary)` with every column named.
