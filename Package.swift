@@ -162,7 +162,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GTFSPostgresTests",
-            dependencies: ["GTFSPostgres", "GTFSImport", "GTFS", "TestSupport", "Platform"],
+            dependencies: ["GTFSPostgres", "GTFSImport", "GTFS", "TestSupport", "Platform", "gtfs-import"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -87,3 +87,42 @@ struct PostgresFailureTests {
         #expect(throws: PostgresError.self) { try PostgresStore(connectionString: "postgresql:///x", schema: "gtfs; DROP TABLE x") }
     }
 }
+
+@Suite("PostgreSQL store: the client killed mid-import", .serialized)
+struct PostgresKillTests {
+    @Test("SIGKILL of gtfs-import during its COPY: the server rolls back, the feed stays as it was")
+    func killedClient() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let good = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "good")
+        #expect(try ToolRunner.run("gtfs-import", ["--db", server.uri, "--feed", "f", good]).status == 0)
+
+        let running = try ToolRunner.start("gtfs-import", ["--db", server.uri, "--feed", "f", "--table", "stop_times", "-"])
+        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for sequence in 1 ... 200_000 { rows += "T,08:00:00,08:00:30,A,\(sequence)\n" }
+        try running.write(Data(rows.utf8))
+        // Its standard input stays open: the COPY is running until the kill.
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        let deadline = Date().addingTimeInterval(60)
+        var copying = false
+        while !copying && Date() < deadline {
+            let active = try store.connection.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY gtfs.stop_times%'", [], "activity")
+            copying = active.first?.first.flatMap { $0 } == "1"
+            if !copying { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        #expect(copying)
+        running.send(SIGKILL)
+        _ = running.wait()
+        // The server notices the closed connection and rolls its transaction back.
+        while Date() < deadline {
+            let open = try store.connection.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY gtfs.stop_times%'", [], "activity")
+            if open.first?.first.flatMap({ $0 }) == "0" { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(try store.rowCounts(feed: "f") == [.stops: 2])
+    }
+}

@@ -13,6 +13,8 @@ final class TestServer: @unchecked Sendable {
     let folder: String
     /// A libpq connection string for the server's `postgres` database as its superuser.
     var connectionString: String { "host=\(folder) port=\(port) dbname=postgres user=postgres" }
+    /// The same as a URI, as `gtfs-import --db` takes it.
+    var uri: String { "postgresql:///postgres?host=\(folder)&port=\(port)&user=postgres" }
     let port = 54329
     private let bin: String
     private var running = false
