@@ -65,27 +65,11 @@ public enum GTFSSchema {
         "calendar_readable", "calendar_dates_readable", "feed_info_readable", "arrivals_departures", "connections",
     ]
 
-    /// The name and `CREATE INDEX` statement of each index built after a load.
-    ///
-    /// Like the keys (which end with `feed`), these serve queries with or without a feed. Lookups by a
-    /// table's own key need no index here: primary keys already serve `stop_times` by trip and sequence, `shapes` by shape and sequence,
-    /// `calendar_dates` by service, `frequencies` by trip.
-    /// `stop_times(stop_id, departure_time)` answers "departures at a stop" in time order; the
-    /// `trips` indexes serve "trips of a route" and "trips running on a date"; the `stops`, `transfers`
-    /// and `pathways` ones walk stations and interchanges.
-    static let postLoadIndexes: [(name: String, table: GTFSFile, sql: String)] = [
-        ("stop_times_stop", .stopTimes, "CREATE INDEX IF NOT EXISTS stop_times_stop ON stop_times (stop_id, departure_time)"),
-        ("trips_route", .trips, "CREATE INDEX IF NOT EXISTS trips_route ON trips (route_id)"),
-        ("trips_service", .trips, "CREATE INDEX IF NOT EXISTS trips_service ON trips (service_id)"),
-        ("trips_shape", .trips, "CREATE INDEX IF NOT EXISTS trips_shape ON trips (shape_id)"),
-        ("calendar_dates_date", .calendarDates, "CREATE INDEX IF NOT EXISTS calendar_dates_date ON calendar_dates (date)"),
-        ("stops_parent_station", .stops, "CREATE INDEX IF NOT EXISTS stops_parent_station ON stops (parent_station)"),
-        ("routes_agency", .routes, "CREATE INDEX IF NOT EXISTS routes_agency ON routes (agency_id)"),
-        ("transfers_from_stop", .transfers, "CREATE INDEX IF NOT EXISTS transfers_from_stop ON transfers (from_stop_id)"),
-        ("pathways_from_stop", .pathways, "CREATE INDEX IF NOT EXISTS pathways_from_stop ON pathways (from_stop_id)"),
-        ("pathways_to_stop", .pathways, "CREATE INDEX IF NOT EXISTS pathways_to_stop ON pathways (to_stop_id)"),
-        ("stop_areas_stop", .stopAreas, "CREATE INDEX IF NOT EXISTS stop_areas_stop ON stop_areas (stop_id)"),
-    ]
+    /// The name and `CREATE INDEX` statement of each index built after a load: the ``GTFS/LookupIndex``es.
+    static let postLoadIndexes: [(name: String, table: GTFSFile, sql: String)] = LookupIndex.all.map { index in
+        (index.name, index.file,
+         "CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.file.rawValue) (\(index.columns.joined(separator: ", ")))")
+    }
 
     /// Builds the indexes of ``postLoadIndexes`` that do not exist yet.
     ///

@@ -148,6 +148,11 @@ public final class PostgresStore {
                 }
             }
         }
+        for index in LookupIndex.all {
+            try connection.execute(
+                "CREATE INDEX IF NOT EXISTS \(index.name) ON \(schema).\(index.file.rawValue) (\(index.columns.joined(separator: ", ")))",
+                "index \(index.name)")
+        }
         _ = try connection.query("UPDATE \(schema).feeds SET imported_at = now() WHERE feed = $1", [String(feed)], "update feeds")
         return summary
     }
