@@ -20,6 +20,7 @@ final class CopyStream {
     /// Adds bytes, sending the buffer when it holds 64 KiB or more.
     /// - Throws: ``PostgresError`` when libpq cannot send (the connection broke).
     func send(_ bytes: [UInt8]) throws(PostgresError) {
+        if buffer.isEmpty && bytes.count >= Self.sendSize { return try put(bytes) }
         buffer.append(contentsOf: bytes)
         if buffer.count >= Self.sendSize { try flush() }
     }
@@ -42,10 +43,15 @@ final class CopyStream {
 
     private func flush() throws(PostgresError) {
         guard !buffer.isEmpty else { return }
-        let sent = buffer.withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(raw, $0.baseAddress, Int32($0.count)) }
+        defer { buffer.removeAll(keepingCapacity: true) }
+        try put(buffer)
+    }
+
+    /// Hands bytes to libpq.
+    private func put(_ bytes: [UInt8]) throws(PostgresError) {
+        let sent = bytes.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(raw, $0.baseAddress, Int32(clamping: $0.count)) }
         }
-        buffer.removeAll(keepingCapacity: true)
         guard sent == 1 else { throw connection.failure(operation, nil) }
     }
 }

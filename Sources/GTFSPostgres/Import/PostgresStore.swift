@@ -90,6 +90,9 @@ public final class PostgresStore {
         if fresh {
             try connection.execute(tables.map { $0.createStatement(schema: schema) }.joined(separator: ";\n"), "create the tables")
         }
+        // Keys and indexes are sorted in memory up to this size (the server's default is 64 MB) — for
+        // this transaction only.
+        try connection.execute("SET LOCAL maintenance_work_mem = '256MB'", "set maintenance_work_mem")
         let feed: Int32
         let described = Self.describe(source)
         if let stored = try feedNumber(feedName) {
@@ -116,7 +119,7 @@ public final class PostgresStore {
                     if let (table, stream) = open { summary.rowsStored[table.file] = try Self.finishBinary(stream) }
                     let table = PostgresTable(batch.file)
                     if !source.isWholeFeed { try deleteRows(of: table, feed: feed) }
-                    let stream = try connection.beginCopy(table.copyStatement(schema: schema), "COPY \(table.name)")
+                    let stream = try connection.beginCopy(table.copyStatement(schema: schema, freeze: fresh), "COPY \(table.name)")
                     open = (table, stream)
                     try stream.send(BinaryRowEncoder.header)
                 }

@@ -48,8 +48,10 @@ struct PostgresTable: Sendable {
     }
 
     /// `COPY … FROM STDIN (FORMAT binary)` with every column named.
-    func copyStatement(schema: String) -> String {
+    /// - Parameter freeze: write the rows frozen, allowed into a table created in the same transaction:
+    ///   later scans (the key and index builds among them) need no visibility checks.
+    func copyStatement(schema: String, freeze: Bool) -> String {
         let columns = (["feed"] + description.fields.map(\.name)).joined(separator: ", ")
-        return "COPY \(schema).\(name) (\(columns)) FROM STDIN (FORMAT binary)"
+        return "COPY \(schema).\(name) (\(columns)) FROM STDIN (FORMAT binary\(freeze ? ", FREEZE" : ""))"
     }
 }
