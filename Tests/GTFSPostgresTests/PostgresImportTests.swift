@@ -126,3 +126,46 @@ struct PostgresKillTests {
         #expect(try store.rowCounts(feed: "f") == [.stops: 2])
     }
 }
+
+@Suite("PostgreSQL store: feeds and the import log", .serialized)
+struct PostgresFeedTests {
+    @Test("feed_tables holds each file's SHA-256 and counts; imports logs completed and failed imports")
+    func log() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let good = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "good")
+        let broken = try PostgresFailureTests.feed(["stops.txt": "stop_id,stop_id\nA,A\n"], in: folder, named: "broken")
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        _ = try store.importFeed(from: try FeedSource(path: good), named: "f")
+        _ = try? store.importFeed(from: try FeedSource(path: broken), named: "f")
+
+        let hasher = ContentHasher()
+        hasher.update(Array(PostgresFailureTests.stops.utf8))
+        let tables = try store.connection.query("SELECT table_name, content_hash, rows_read, rows_stored FROM gtfs.feed_tables", [], "read")
+        #expect(tables == [["stops", hasher.finish(), "2", "2"]])
+        let imports = try store.connection.query(
+            "SELECT feed_name, outcome, rows_inserted, rows_deleted, message IS NULL FROM gtfs.imports ORDER BY import_id", [], "read")
+        #expect(imports == [["f", "completed", "2", "0", "t"], ["f", "failed", "0", "0", "f"]])
+        let feeds = try store.feeds()
+        #expect(feeds.map(\.name) == ["f"] && feeds[0].importedAt != nil && feeds[0].source == good)
+    }
+
+    @Test("remove deletes a feed and all its rows; the other feed stays")
+    func remove() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let path = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "f")
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        _ = try store.importFeed(from: try FeedSource(path: path), named: "a")
+        _ = try store.importFeed(from: try FeedSource(path: path), named: "b")
+        #expect(try store.remove(feed: "a"))
+        #expect(try !store.remove(feed: "a"))
+        #expect(try store.feeds().map(\.name) == ["b"])
+        #expect(try store.rowCounts(feed: "a") == [:])
+        #expect(try store.rowCounts(feed: "b") == [.stops: 2])
+    }
+}

@@ -43,8 +43,18 @@ final class PostgresConnection {
     ///   - sql: one or more statements.
     ///   - operation: what they do, for an error message.
     /// - Throws: ``PostgresError`` with the server's message.
-    func execute(_ sql: String, _ operation: String) throws(PostgresError) {
-        _ = try run(sql, operation)
+    /// - Returns: the rows the last statement inserted, updated or deleted (0 for others).
+    @discardableResult
+    func execute(_ sql: String, _ operation: String) throws(PostgresError) -> Int {
+        guard let connection else { throw PostgresError(target: target, operation: operation, message: "the connection is closed") }
+        guard let result = PQexec(connection, sql) else { throw failure(operation, nil) }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_TUPLES_OK:
+            return Int(String(cString: PQcmdTuples(result))) ?? 0
+        default:
+            throw failure(operation, result)
+        }
     }
 
     /// Runs one statement with text parameters (`$1`, `$2`, …) and returns its rows as text (`nil` for NULL).

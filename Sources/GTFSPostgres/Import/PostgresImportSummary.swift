@@ -12,4 +12,9 @@ public struct PostgresImportSummary: Sendable {
     public internal(set) var parse: FeedSummary?
 
     init(feed: String) { self.feed = feed }
+
+    /// Rows rejected: by the parse, and for repeating a key.
+    public var rowsRejected: Int {
+        (parse?.tables.reduce(0) { $0 + $1.rowsRejected } ?? 0) + rejected.values.reduce(0) { $0 + $1.count }
+    }
 }

@@ -51,13 +51,24 @@ public final class PostgresStore {
         from source: FeedSource, named feedName: String = "default", options: ParseOptions = ParseOptions(),
         shouldContinue: () -> Bool = { true }
     ) throws -> PostgresImportSummary {
+        let started = try connection.query("SELECT now()::text", [], "read the clock").first?.first.flatMap { $0 } ?? ""
         try connection.execute("BEGIN", "begin a transaction")
         do {
-            let summary = try load(source, feedName, options, shouldContinue)
+            var options = options
+            options.hashesContent = true
+            let summary = try load(source, feedName, options, started: started, shouldContinue)
             try connection.execute("COMMIT", "commit")
             return summary
         } catch {
-            try? connection.execute("ROLLBACK", "roll back")
+            _ = try? connection.execute("ROLLBACK", "roll back")
+            // The log of a failed import is written after the rollback, when the schema has its tables.
+            _ = try? connection.query(
+                """
+                INSERT INTO \(schema).imports (feed_name, source, started_at, ended_at, kind, outcome, message)
+                VALUES ($1, $2, $3::timestamptz, now(), 'full', $4, $5)
+                """,
+                [feedName, Self.describe(source), started, error is CancellationError ? "cancelled" : "failed", String(describing: error)],
+                "log the import")
             throw error
         }
     }
@@ -74,15 +85,45 @@ public final class PostgresStore {
         return counts
     }
 
+    /// The feeds of the schema, by name: when each was imported and from where.
+    /// - Throws: ``PostgresError``; none when the schema holds no store yet (the list is then empty).
+    public func feeds() throws(PostgresError) -> [(name: String, importedAt: String?, source: String?)] {
+        let exists = try connection.query(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = 'feeds'", [schema], "look for feeds")
+        guard exists.first?.first.flatMap({ $0 }) == "1" else { return [] }
+        return try connection.query("SELECT name, imported_at::text, source FROM \(schema).feeds ORDER BY name", [], "list the feeds")
+            .map { row in (row[0] ?? "", row[1], row[2]) }
+    }
+
+    /// Deletes a feed with all its rows, in one transaction.
+    /// - Parameter feedName: the feed's name.
+    /// - Returns: whether the schema held the feed.
+    /// - Throws: ``PostgresError``.
+    @discardableResult
+    public func remove(feed feedName: String) throws(PostgresError) -> Bool {
+        guard try !feeds().isEmpty, let feed = try feedNumber(feedName) else { return false }
+        try connection.execute("BEGIN", "begin a transaction")
+        do {
+            for file in GTFSFile.allCases { try deleteRows(of: PostgresTable(file), feed: feed) }
+            try connection.execute(
+                "DELETE FROM \(schema).feed_tables WHERE feed = \(feed); DELETE FROM \(schema).feeds WHERE feed = \(feed)",
+                "remove feed \(feedName)")
+            try connection.execute("COMMIT", "commit")
+            return true
+        } catch {
+            _ = try? connection.execute("ROLLBACK", "roll back")
+            throw error
+        }
+    }
+
     // MARK: - The import
 
-    private func load(_ source: FeedSource, _ feedName: String, _ options: ParseOptions, _ shouldContinue: () -> Bool) throws -> PostgresImportSummary {
+    private func load(
+        _ source: FeedSource, _ feedName: String, _ options: ParseOptions, started: String, _ shouldContinue: () -> Bool
+    ) throws -> PostgresImportSummary {
         try connection.execute(
-            """
-            CREATE SCHEMA IF NOT EXISTS \(schema);
-            CREATE TABLE IF NOT EXISTS \(schema).feeds (
-                feed integer PRIMARY KEY, name text NOT NULL UNIQUE, source text, imported_at timestamptz)
-            """, "create schema \(schema)")
+            (["CREATE SCHEMA IF NOT EXISTS \(schema)"] + PostgresFeedTables.createStatements(schema: schema)).joined(separator: ";\n"),
+            "create schema \(schema)")
         let tables = GTFSFile.allCases.map(PostgresTable.init)
         let existing = try connection.query(
             "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = 'stop_times'", [schema], "look for the tables")
@@ -94,11 +135,15 @@ public final class PostgresStore {
         // this transaction only.
         try connection.execute("SET LOCAL maintenance_work_mem = '256MB'", "set maintenance_work_mem")
         let feed: Int32
+        var rowsDeleted = 0
         let described = Self.describe(source)
         if let stored = try feedNumber(feedName) {
             feed = stored
             // A whole feed replaces every table of the feed; single files replace their own tables, below.
-            if source.isWholeFeed { for table in tables { try deleteRows(of: table, feed: feed) } }
+            if source.isWholeFeed {
+                for table in tables { rowsDeleted += try deleteRows(of: table, feed: feed) }
+                try connection.execute("DELETE FROM \(schema).feed_tables WHERE feed = \(feed)", "forget the old tables")
+            }
             _ = try connection.query("UPDATE \(schema).feeds SET source = $2 WHERE feed = $1", [String(feed), described], "update feeds")
         } else {
             let rows = try connection.query(
@@ -118,7 +163,7 @@ public final class PostgresStore {
                 if open?.table.file != batch.file {
                     if let (table, stream) = open { summary.rowsStored[table.file] = try Self.finishBinary(stream) }
                     let table = PostgresTable(batch.file)
-                    if !source.isWholeFeed { try deleteRows(of: table, feed: feed) }
+                    if !source.isWholeFeed { rowsDeleted += try deleteRows(of: table, feed: feed) }
                     let stream = try connection.beginCopy(table.copyStatement(schema: schema, freeze: fresh), "COPY \(table.name)")
                     open = (table, stream)
                     try stream.send(BinaryRowEncoder.header)
@@ -156,7 +201,7 @@ public final class PostgresStore {
                 "CREATE INDEX IF NOT EXISTS \(index.name) ON \(schema).\(index.file.rawValue) (\(index.columns.joined(separator: ", ")))",
                 "index \(index.name)")
         }
-        _ = try connection.query("UPDATE \(schema).feeds SET imported_at = now() WHERE feed = $1", [String(feed)], "update feeds")
+        try record(summary, feed: feed, feedName: feedName, source: described, started: started, rowsDeleted: rowsDeleted)
         return summary
     }
 
@@ -196,7 +241,40 @@ public final class PostgresStore {
         return try stream.finish()
     }
 
-    private func deleteRows(of table: PostgresTable, feed: Int32) throws(PostgresError) {
+    /// Writes what the import stored: `feed_tables` per file, a row in `imports`, and the feed's
+    /// `imported_at` and `import_id`.
+    private func record(
+        _ summary: PostgresImportSummary, feed: Int32, feedName: String, source: String, started: String, rowsDeleted: Int
+    ) throws(PostgresError) {
+        for table in summary.parse?.tables ?? [] {
+            guard let file = table.file else { continue }
+            let stored = summary.rowsStored[file] ?? 0
+            let rejected = table.rowsRejected + (summary.rejected[file]?.count ?? 0)
+            _ = try connection.query(
+                """
+                INSERT INTO \(schema).feed_tables (feed, table_name, content_hash, rows_read, rows_stored, rows_rejected)
+                VALUES ($1, $2, $3, $4, $5, $6)
+                ON CONFLICT (table_name, feed) DO UPDATE SET content_hash = excluded.content_hash,
+                    rows_read = excluded.rows_read, rows_stored = excluded.rows_stored, rows_rejected = excluded.rows_rejected
+                """,
+                [String(feed), file.rawValue, table.contentHash, String(table.rowsRead), String(stored), String(rejected)],
+                "record \(file.rawValue)")
+        }
+        let rows = try connection.query(
+            """
+            INSERT INTO \(schema).imports (feed_name, source, started_at, ended_at, kind, outcome, rows_inserted, rows_deleted,
+                rows_rejected)
+            VALUES ($1, $2, $3::timestamptz, clock_timestamp(), 'full', 'completed', $4, $5, $6) RETURNING import_id
+            """,
+            [feedName, source, started, String(summary.rowsStored.values.reduce(0, +)), String(rowsDeleted), String(summary.rowsRejected)],
+            "log the import")
+        _ = try connection.query(
+            "UPDATE \(schema).feeds SET imported_at = now(), import_id = $2 WHERE feed = $1",
+            [String(feed), rows.first?.first.flatMap { $0 }], "update feeds")
+    }
+
+    @discardableResult
+    private func deleteRows(of table: PostgresTable, feed: Int32) throws(PostgresError) -> Int {
         try connection.execute("DELETE FROM \(schema).\(table.name) WHERE feed = \(feed)", "delete the old rows of \(table.name)")
     }
 
