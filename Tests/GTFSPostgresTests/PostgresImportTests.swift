@@ -3,6 +3,7 @@ import GTFS
 import GTFSImport
 @testable import GTFSPostgres
 import TestSupport
+import Synchronization
 import Testing
 
 @Suite("PostgreSQL store", .serialized)
@@ -167,5 +168,94 @@ struct PostgresFeedTests {
         #expect(try store.feeds().map(\.name) == ["b"])
         #expect(try store.rowCounts(feed: "a") == [:])
         #expect(try store.rowCounts(feed: "b") == [.stops: 2])
+    }
+}
+
+@Suite("PostgreSQL store: cancel", .serialized)
+struct PostgresCancelTests {
+    @Test("Cancel during the COPY: CancellationError, the feed as it was, the import logged as cancelled")
+    func cancelDuringCopy() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let good = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "good")
+        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for sequence in 1 ... 1_000_000 { rows += "T\(sequence % 997),08:00:00,08:00:30,A,\(sequence)\n" }
+        let big = folder.file("stop_times.txt")
+        try rows.write(toFile: big, atomically: true, encoding: .utf8)
+
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        _ = try store.importFeed(from: try FeedSource(path: good), named: "f")
+        let watcher = try PostgresStore(connectionString: server.connectionString)
+        defer { watcher.close() }
+
+        let outcome = Mutex<(any Error)?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        let source = try FeedSource(path: big)
+        // The store goes to that thread alone until it signals; the test uses only its canceller meanwhile.
+        let handedOver = HandedOver(store)
+        let thread = Thread {
+            do { _ = try handedOver.value.importFeed(from: source, named: "f") } catch { outcome.withLock { $0 = error } }
+            finished.signal()
+        }
+        thread.start()
+        var copying = false
+        let deadline = Date().addingTimeInterval(60)
+        while !copying && Date() < deadline {
+            let active = try watcher.connection.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY gtfs.stop_times%' AND state = 'active'", [], "activity")
+            copying = active.first?.first.flatMap { $0 } == "1"
+        }
+        #expect(copying)
+        store.canceller.cancel()
+        #expect(finished.wait(timeout: .now() + 30) == .success)
+        #expect(outcome.withLock { $0 } is CancellationError)
+        #expect(try watcher.rowCounts(feed: "f") == [.stops: 2])
+        let outcomes = try watcher.connection.query("SELECT outcome FROM gtfs.imports ORDER BY import_id", [], "read")
+        #expect(outcomes == [["completed"], ["cancelled"]])
+    }
+}
+
+/// A value given to one other thread, which alone uses it until it signals that it is done.
+final class HandedOver<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+@Suite("PostgreSQL store: gtfs-import signals", .serialized)
+struct PostgresSignalTests {
+    @Test("SIGINT during the COPY from standard input: exit 130, one line, the feed as it was")
+    func interrupt() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let good = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "good")
+        #expect(try ToolRunner.run("gtfs-import", ["--db", server.uri, "--feed", "f", good]).status == 0)
+
+        let running = try ToolRunner.start("gtfs-import", ["--db", server.uri, "--feed", "f", "--table", "stop_times", "-"])
+        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for sequence in 1 ... 100_000 { rows += "T,08:00:00,08:00:30,A,\(sequence)\n" }
+        try running.write(Data(rows.utf8))
+        let watcher = try PostgresStore(connectionString: server.connectionString)
+        defer { watcher.close() }
+        let deadline = Date().addingTimeInterval(60)
+        var copying = false
+        while !copying && Date() < deadline {
+            let active = try watcher.connection.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY gtfs.stop_times%'", [], "activity")
+            copying = active.first?.first.flatMap { $0 } == "1"
+        }
+        #expect(copying)
+        running.send(SIGINT)
+        let result = running.wait()
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("cancelled by SIGINT; postgresql://postgres@\(server.folder):\(server.port)/postgres is unchanged\n"), "\(result.stderr)")
+        while Date() < deadline {
+            let open = try watcher.connection.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY gtfs.stop_times%'", [], "activity")
+            if open.first?.first.flatMap({ $0 }) == "0" { break }
+        }
+        #expect(try watcher.rowCounts(feed: "f") == [.stops: 2])
     }
 }

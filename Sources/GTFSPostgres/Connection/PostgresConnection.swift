@@ -11,6 +11,8 @@ final class PostgresConnection {
     /// The server and database, for messages: `postgresql://user@host:port/dbname`, never a password.
     let target: String
     private var connection: OpaquePointer?
+    /// Cancels from other threads.
+    let canceller: PostgresCancel
 
     /// Connects.
     /// - Parameter conninfo: a URI or `key=value` connection string; empty for libpq's defaults.
@@ -26,6 +28,7 @@ final class PostgresConnection {
             throw PostgresError(target: target, operation: "cannot connect", message: message)
         }
         self.connection = connection
+        canceller = PostgresCancel(connection: connection)
         // Notices (e.g. "table does not exist, skipping") are not errors; keep them off standard error.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }
@@ -34,6 +37,7 @@ final class PostgresConnection {
 
     /// Closes the connection; safe to call twice.
     func close() {
+        canceller.release()
         if let connection { PQfinish(connection) }
         connection = nil
     }

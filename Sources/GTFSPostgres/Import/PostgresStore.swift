@@ -31,6 +31,9 @@ public final class PostgresStore {
     /// Closes the connection.
     public func close() { connection.close() }
 
+    /// Cancels an import of this store from any thread (Ctrl-C, say): see ``PostgresCancel``.
+    public var canceller: PostgresCancel { connection.canceller }
+
     /// The server and database, for messages, without a password.
     public var target: String { connection.target }
 
@@ -56,11 +59,15 @@ public final class PostgresStore {
         do {
             var options = options
             options.hashesContent = true
-            let summary = try load(source, feedName, options, started: started, shouldContinue)
+            let canceller = self.canceller
+            let summary = try load(source, feedName, options, started: started) { !canceller.isRequested && shouldContinue() }
             try connection.execute("COMMIT", "commit")
             return summary
         } catch {
             _ = try? connection.execute("ROLLBACK", "roll back")
+            // The server's "canceling statement due to user request" is the cancel the caller asked for.
+            let error: any Error = canceller.isRequested ? CancellationError() : error
+            canceller.reset()
             // The log of a failed import is written after the rollback, when the schema has its tables.
             _ = try? connection.query(
                 """
