@@ -259,3 +259,29 @@ struct PostgresSignalTests {
         #expect(try watcher.rowCounts(feed: "f") == [.stops: 2])
     }
 }
+
+@Suite("PostgreSQL store: files unchanged since the last import", .serialized)
+struct PostgresUnchangedTests {
+    @Test("The same feed again writes nothing; a changed file alone is replaced")
+    func unchangedFiles() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let routes = "route_id,route_short_name,route_type\nR,1,3\n"
+        let path = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops, "routes.txt": routes], in: folder, named: "f")
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        _ = try store.importFeed(from: try FeedSource(path: path), named: "f")
+
+        let again = try store.importFeed(from: try FeedSource(path: path), named: "f")
+        #expect(again.unchangedFiles == [.stops, .routes] && again.rowsStored.isEmpty)
+        #expect(try store.connection.query("SELECT count(*) FROM gtfs.imports", [], "read") == [["1"]])
+
+        try (PostgresFailureTests.stops + "C,Gamma,52.8,13.7\n").write(toFile: path + "/stops.txt", atomically: true, encoding: .utf8)
+        let changed = try store.importFeed(from: try FeedSource(path: path), named: "f")
+        #expect(changed.unchangedFiles == [.routes] && changed.rowsStored == [.stops: 3])
+        #expect(try store.rowCounts(feed: "f") == [.stops: 3, .routes: 1])
+        let kinds = try store.connection.query("SELECT kind, rows_inserted, rows_deleted FROM gtfs.imports ORDER BY import_id", [], "read")
+        #expect(kinds == [["full", "3", "0"], ["incremental", "3", "2"]])
+    }
+}

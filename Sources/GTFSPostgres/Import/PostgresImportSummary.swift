@@ -6,6 +6,8 @@ public struct PostgresImportSummary: Sendable {
     public let feed: String
     /// Rows the server stored, per file that had any.
     public internal(set) var rowsStored: [GTFSFile: Int] = [:]
+    /// The files skipped because the store holds them as they are (the same SHA-256).
+    public internal(set) var unchangedFiles: Set<GTFSFile> = []
     /// Rows the store refused because they repeat an earlier row's key, per file: one message each.
     public internal(set) var rejected: [GTFSFile: [String]] = [:]
     /// The parse: rows read and rejected per file, warnings.

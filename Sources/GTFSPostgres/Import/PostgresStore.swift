@@ -144,12 +144,18 @@ public final class PostgresStore {
         let feed: Int32
         var rowsDeleted = 0
         let described = Self.describe(source)
+        var unchanged: [GTFSFile: String] = [:]
         if let stored = try feedNumber(feedName) {
             feed = stored
-            // A whole feed replaces every table of the feed; single files replace their own tables, below.
+            unchanged = try unchangedFiles(of: source, feed: feed, options: options, shouldContinue)
+            // A whole feed replaces every table of the feed it does not hold unchanged; single files replace
+            // their own tables, below.
             if source.isWholeFeed {
-                for table in tables { rowsDeleted += try deleteRows(of: table, feed: feed) }
-                try connection.execute("DELETE FROM \(schema).feed_tables WHERE feed = \(feed)", "forget the old tables")
+                for table in tables where unchanged[table.file] == nil { rowsDeleted += try deleteRows(of: table, feed: feed) }
+                let kept = unchanged.keys.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+                try connection.execute(
+                    "DELETE FROM \(schema).feed_tables WHERE feed = \(feed)" + (kept.isEmpty ? "" : " AND table_name NOT IN (\(kept))"),
+                    "forget the old tables")
             }
             _ = try connection.query("UPDATE \(schema).feeds SET source = $2 WHERE feed = $1", [String(feed), described], "update feeds")
         } else {
@@ -163,6 +169,14 @@ public final class PostgresStore {
         }
 
         var summary = PostgresImportSummary(feed: feedName)
+        summary.unchangedFiles = Set(unchanged.keys)
+        let entries = Set(try source.entries().compactMap(\.table))
+        if !unchanged.isEmpty && entries.subtracting(unchanged.keys).isEmpty && (!source.isWholeFeed || rowsDeleted == 0) {
+            // Every file as stored: nothing to write, nothing to log.
+            return summary
+        }
+        var options = options
+        if !unchanged.isEmpty { options.tables = entries.subtracting(unchanged.keys) }
         var open: (table: PostgresTable, stream: CopyStream)?
         let parser = FeedParser(source: source, options: options)
         do {
@@ -210,6 +224,27 @@ public final class PostgresStore {
         }
         try record(summary, feed: feed, feedName: feedName, source: described, started: started, rowsDeleted: rowsDeleted)
         return summary
+    }
+
+    /// The files of `source` whose content has the SHA-256 that `feed_tables` holds for the feed: read
+    /// once more to hash them (a zip's CRC-32 is not compared here), skipped by the import.
+    /// - Returns: each unchanged file's table and hash.
+    private func unchangedFiles(
+        of source: FeedSource, feed: Int32, options: ParseOptions, _ shouldContinue: () -> Bool
+    ) throws -> [GTFSFile: String] {
+        let rows = try connection.query(
+            "SELECT table_name, content_hash FROM \(schema).feed_tables WHERE feed = $1 AND content_hash IS NOT NULL",
+            [String(feed)], "read the stored hashes")
+        var stored: [GTFSFile: String] = [:]
+        for row in rows { if let name = row[0], let file = GTFSFile(rawValue: name), let hash = row[1] { stored[file] = hash } }
+        var unchanged: [GTFSFile: String] = [:]
+        var seen = Set<GTFSFile>()
+        for entry in try source.entries() {
+            guard let table = entry.table, seen.insert(table).inserted, entry.isRereadable, let storedHash = stored[table] else { continue }
+            let hash = try entry.contentHash(chunkSize: options.chunkSize, maxLineLength: options.maxLineLength, shouldContinue: shouldContinue)
+            if hash == storedHash { unchanged[table] = hash }
+        }
+        return unchanged
     }
 
     /// Adds the key of a table loaded without one. When rows repeat a key, the later ones (in load order)
@@ -271,9 +306,12 @@ public final class PostgresStore {
             """
             INSERT INTO \(schema).imports (feed_name, source, started_at, ended_at, kind, outcome, rows_inserted, rows_deleted,
                 rows_rejected)
-            VALUES ($1, $2, $3::timestamptz, clock_timestamp(), 'full', 'completed', $4, $5, $6) RETURNING import_id
+            VALUES ($1, $2, $3::timestamptz, clock_timestamp(), $7, 'completed', $4, $5, $6) RETURNING import_id
             """,
-            [feedName, source, started, String(summary.rowsStored.values.reduce(0, +)), String(rowsDeleted), String(summary.rowsRejected)],
+            [
+                feedName, source, started, String(summary.rowsStored.values.reduce(0, +)), String(rowsDeleted),
+                String(summary.rowsRejected), summary.unchangedFiles.isEmpty ? "full" : "incremental",
+            ],
             "log the import")
         _ = try connection.query(
             "UPDATE \(schema).feeds SET imported_at = now(), import_id = $2 WHERE feed = $1",
