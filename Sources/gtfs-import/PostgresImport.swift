@@ -41,6 +41,7 @@ extension ImportCommand {
                 print("\(file.rawValue) \(rows)")
             }
             for message in summary.rejected.values.joined() { StandardError.line(message) }
+            for finding in summary.integrity.findings { print("reference: \(finding)") }
             print("Imported into \(target), schema \(schema)")
             System.exit(summary.rowsRejected > 0 ? GTFSImportCommand.Status.rejectedRows : 0)
         } catch is CancellationError {

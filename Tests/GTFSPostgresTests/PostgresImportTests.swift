@@ -285,3 +285,24 @@ struct PostgresUnchangedTests {
         #expect(kinds == [["full", "3", "0"], ["incremental", "3", "2"]])
     }
 }
+
+@Suite("PostgreSQL store: references", .serialized)
+struct PostgresReferenceTests {
+    @Test("References that point to no row are reported as in the SQLite store")
+    func sameFindingsAsSQLite() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let subset = Repository.berlin.appendingPathComponent("vbb-2025-subset").path
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        let summary = try store.importFeed(from: try FeedSource(path: subset), named: "vbb")
+
+        let folder = try TemporaryFolder()
+        let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
+        let expected = try sqlite.importFeedSynchronously(from: try FeedSource(path: subset)).integrity
+        try sqlite.close()
+        #expect(!expected.findings.isEmpty)
+        #expect(summary.integrity.findings == expected.findings)
+        #expect(summary.integrity.checksRun == expected.checksRun)
+    }
+}

@@ -86,7 +86,7 @@ public struct ImportOptions: Sendable {
     public var batchSize = ParseOptions().batchSize
     /// Batches parsed ahead of the writer; the parser waits beyond that, so memory stays flat.
     public var maxBatchesInFlight = 4
-    /// Whether references between tables are checked after the load (see ``IntegrityReport``).
+    /// Whether references between tables are checked after the load (see ``/GTFS/IntegrityReport``).
     public var checksReferences = true
     /// Errors and warnings kept per table in the summary (all are counted).
     public var maxStoredErrors = ParseOptions().maxStoredErrors

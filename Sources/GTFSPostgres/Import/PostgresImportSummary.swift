@@ -8,6 +8,8 @@ public struct PostgresImportSummary: Sendable {
     public internal(set) var rowsStored: [GTFSFile: Int] = [:]
     /// The files skipped because the store holds them as they are (the same SHA-256).
     public internal(set) var unchangedFiles: Set<GTFSFile> = []
+    /// The references that point to no row, among those the import could have changed.
+    public internal(set) var integrity = IntegrityReport()
     /// Rows the store refused because they repeat an earlier row's key, per file: one message each.
     public internal(set) var rejected: [GTFSFile: [String]] = [:]
     /// The parse: rows read and rejected per file, warnings.

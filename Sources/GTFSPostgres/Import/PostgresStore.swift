@@ -222,8 +222,36 @@ public final class PostgresStore {
                 "CREATE INDEX IF NOT EXISTS \(index.name) ON \(schema).\(index.file.rawValue) (\(index.columns.joined(separator: ", ")))",
                 "index \(index.name)")
         }
+        // A whole feed replaced every table it does not hold unchanged; single files, their own.
+        let touched = source.isWholeFeed ? Set(GTFSFile.allCases).subtracting(unchanged.keys) : Set(summary.rowsStored.keys)
+        for reference in ColumnReference.all where reference.involves(touched) {
+            if let finding = try check(reference, feed: feed) { summary.integrity.findings.append(finding) }
+            summary.integrity.checksRun += 1
+        }
         try record(summary, feed: feed, feedName: feedName, source: described, started: started, rowsDeleted: rowsDeleted)
         return summary
+    }
+
+    /// The values of a reference within one feed that no target row holds: first the distinct values,
+    /// then a key lookup per value, and the rows that hold them counted only when some are missing.
+    /// - Returns: the finding, or `nil` when every value resolves.
+    private func check(_ reference: ColumnReference, feed: Int32) throws(PostgresError) -> IntegrityFinding? {
+        let table = "\(schema).\(reference.file.rawValue)", column = reference.column
+        let resolves = reference.targets.map { target in
+            "NOT EXISTS (SELECT 1 FROM \(schema).\(target.file.rawValue) t WHERE t.feed = \(feed) AND t.\(target.column) = used.v)"
+        }
+        let rows = try connection.query(
+            """
+            WITH used(v) AS MATERIALIZED (SELECT DISTINCT \(column) FROM \(table) WHERE feed = \(feed) AND \(column) IS NOT NULL),
+            missing(v) AS MATERIALIZED (SELECT v FROM used WHERE \(resolves.joined(separator: " AND ")))
+            SELECT (SELECT count(*) FROM missing),
+                (SELECT count(*) FROM \(table) WHERE feed = \(feed) AND \(column) IN (SELECT v FROM missing)),
+                (SELECT string_agg(v, chr(31) ORDER BY v) FROM (SELECT v FROM missing ORDER BY v LIMIT 5) e)
+            """, [], "check \(reference.file.rawValue).\(column)")
+        guard let row = rows.first, let values = row[0].flatMap({ Int($0) }), values > 0 else { return nil }
+        return IntegrityFinding(
+            file: reference.file, column: column, target: reference.targetDescription, rowCount: row[1].flatMap { Int($0) } ?? 0,
+            valueCount: values, examples: (row[2] ?? "").split(separator: "\u{1F}").map(String.init))
     }
 
     /// The files of `source` whose content has the SHA-256 that `feed_tables` holds for the feed: read

@@ -1,5 +1,3 @@
-public import GTFS
-
 /// References between tables that point to no row, found after a load: stop_times to trips and stops,
 /// trips to routes, services and shapes, stops to parent stations and levels, transfers, pathways, fare
 /// tables and more: 40 references in all, each checked when the import loaded its table or the table
@@ -14,7 +12,7 @@ public struct IntegrityReport: Sendable {
     public var checksRun = 0
 
     /// Creates an empty report.
-    init() {}
+    package init() {}
 
     /// Whether every checked reference resolves.
     public var isClean: Bool { findings.isEmpty }
@@ -46,7 +44,7 @@ public struct IntegrityFinding: Sendable, Hashable, CustomStringConvertible {
     ///   - rowCount: rows whose value matches no target row.
     ///   - valueCount: distinct missing values.
     ///   - examples: the first missing values, sorted.
-    init(file: GTFSFile, column: String, target: String, rowCount: Int, valueCount: Int, examples: [String]) {
+    package init(file: GTFSFile, column: String, target: String, rowCount: Int, valueCount: Int, examples: [String]) {
         self.file = file
         self.column = column
         self.target = target
@@ -61,6 +59,6 @@ public struct IntegrityFinding: Sendable, Hashable, CustomStringConvertible {
         let values = valueCount == 1 ? "1 missing value" : "\(valueCount) missing values"
         // Values from the feed: escaped, and long ones cut, so the line stays one short line.
         let shown = examples.map { "\"\(GTFSError.displayable($0.count > 100 ? $0.prefix(100) + "…" : $0))\"" }.joined(separator: ", ")
-        return "\(GTFSSchema.tableName(for: file)).\(column) → \(target): \(rows) to \(values), e.g. \(shown)"
+        return "\(file.rawValue).\(column) → \(target): \(rows) to \(values), e.g. \(shown)"
     }
 }
