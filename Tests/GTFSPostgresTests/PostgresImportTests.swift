@@ -306,3 +306,45 @@ struct PostgresReferenceTests {
         #expect(summary.integrity.checksRun == expected.checksRun)
     }
 }
+
+@Suite("PostgreSQL store: the server stops mid-import", .serialized)
+struct PostgresServerStopTests {
+    @Test("The server stopped during the COPY: exit 1 with one line, and after a restart the feed as it was")
+    func serverStops() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let good = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "good")
+        #expect(try ToolRunner.run("gtfs-import", ["--db", server.uri, "--feed", "f", good]).status == 0)
+
+        let running = try ToolRunner.start("gtfs-import", ["--db", server.uri, "--feed", "f", "--table", "stop_times", "-"])
+        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for sequence in 1 ... 100_000 { rows += "T,08:00:00,08:00:30,A,\(sequence)\n" }
+        try running.write(Data(rows.utf8))
+        do {
+            let watcher = try PostgresStore(connectionString: server.connectionString)
+            defer { watcher.close() }
+            let deadline = Date().addingTimeInterval(60)
+            var copying = false
+            while !copying && Date() < deadline {
+                let active = try watcher.connection.query(
+                    "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY gtfs.stop_times%'", [], "activity")
+                copying = active.first?.first.flatMap { $0 } == "1"
+            }
+            #expect(copying)
+        }
+        try server.kill()
+        // The end of its input makes the import finish the COPY and find the connection gone. (Writing more
+        // could meet a reader that has already exited: SIGPIPE.)
+        try? running.closeInput()
+        let result = running.wait()
+        #expect(result.status == 1, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasSuffix("; nothing was imported"), "\(result.stderr)")
+
+        try server.restart()
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        #expect(try store.rowCounts(feed: "f") == [.stops: 2])
+    }
+}

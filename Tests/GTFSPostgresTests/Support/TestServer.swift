@@ -32,6 +32,18 @@ final class TestServer: @unchecked Sendable {
         running = true
     }
 
+    /// Stops the server at once, as a crash would, keeping its data.
+    func kill() throws {
+        try runAsServerUser("\(bin)/pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Starts the server again after ``kill()``.
+    func restart() throws {
+        try runAsServerUser(
+            "\(bin)/pg_ctl",
+            ["-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-o", "-k \(folder) -p \(port) -c listen_addresses='' -F", "start"])
+    }
+
     /// Stops the server at once (its clients' transactions roll back) and deletes its folder.
     func stop() {
         if running { try? runAsServerUser("\(bin)/pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"]) }
