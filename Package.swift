@@ -162,7 +162,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GTFSPostgresTests",
-            dependencies: ["GTFSPostgres", "GTFSImport", "GTFS", "TestSupport", "Platform", "gtfs-import"],
+            dependencies: [
+                "GTFSPostgres", "GTFSImport", "GTFS", "TestSupport", "Platform", "gtfs-import",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GTFS
 import GTFSImport
 @testable import GTFSPostgres
@@ -8,7 +9,7 @@ import Testing
 
 @Suite("PostgreSQL store", .serialized)
 struct PostgresImportTests {
-    @Test("The Berlin sample: every table holds what the SQLite store holds, row counts equal")
+    @Test("The Berlin sample: every table holds the same rows as in the SQLite store")
     func berlinSample() throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -24,6 +25,45 @@ struct PostgresImportTests {
         let expected = try sqlite.rowCounts().filter { $0.value > 0 }
         try sqlite.close()
         #expect(try store.rowCounts(feed: "vbb") == expected)
+
+        // Table by table, every row: the same values, each written in one form (dates YYYYMMDD, reals as
+        // Swift prints the Double, NULL as ∅), compared as sorted lists.
+        let reopened = try GTFSStore(path: folder.file("s.sqlite"))
+        defer { try? reopened.close() }
+        for file in expected.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            let table = PostgresTable(file)
+            let columns = table.description.fields.map(\.name)
+            let pgRows = try store.connection.query(
+                "SELECT \(columns.map { "\($0)::text" }.joined(separator: ", ")) FROM gtfs.\(file.rawValue)", [], "read \(file.rawValue)")
+            let pg = pgRows.map { row in
+                zip(row, table.types).map { value, type in Self.canonical(postgres: value, type) }.joined(separator: "|")
+            }.sorted()
+            let lite = try reopened.pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM \(file.rawValue)").map { row in
+                    (0 ..< columns.count).map { Self.canonical(sqlite: row[$0] as DatabaseValue, table.types[$0]) }.joined(separator: "|")
+                }
+            }.sorted()
+            #expect(pg == lite, "\(file.rawValue) differs")
+        }
+    }
+
+    static func canonical(postgres value: String?, _ type: PostgresColumnType) -> String {
+        guard let value else { return "∅" }
+        switch type {
+        case .date: return value.replacingOccurrences(of: "-", with: "")
+        case .doublePrecision: return Double(value).map { "\($0)" } ?? value
+        default: return value
+        }
+    }
+
+    static func canonical(sqlite value: DatabaseValue, _ type: PostgresColumnType) -> String {
+        switch value.storage {
+        case .null: return "∅"
+        case .int64(let number): return type == .doublePrecision ? "\(Double(number))" : "\(number)"
+        case .double(let number): return "\(number)"
+        case .string(let text): return text
+        case .blob(let data): return "blob \(data.count)"
+        }
     }
 }
 
