@@ -45,7 +45,7 @@ let package = Package(
         ),
         .target(
             name: "GTFSPostgres",
-            dependencies: ["GTFS", "CLibpq", "Platform"],
+            dependencies: ["GTFS", "GTFSImport", "CLibpq", "Platform"],
             swiftSettings: strictSettings
         ),
         .target(name: "Platform", swiftSettings: strictSettings),

@@ -17,7 +17,7 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "GTFS files (.txt/.csv, gzipped or not), a directory, a .zip feed, or - for standard input.")
     var inputs: [String] = []
 
-    @Option(name: .long, help: "The database file (created if needed).")
+    @Option(name: .long, help: "The database file (created if needed), or a PostgreSQL server: postgresql://[user@]host/database.")
     var db = "gtfs.sqlite"
 
     @Option(name: .long, help: ArgumentHelp("The PostgreSQL schema of the tables, with --db postgresql://….", valueName: "NAME"))
@@ -94,6 +94,10 @@ struct ImportCommand: ParsableCommand {
         if changes != nil && batchCommit != nil {
             throw ValidationError("--changes needs an atomic import: it cannot be combined with --batch-commit")
         }
+        if Self.isPostgres(db) {
+            if batchCommit != nil { throw ValidationError("--batch-commit is for SQLite files: an import into PostgreSQL is one transaction") }
+            if changes != nil { throw ValidationError("--changes is for SQLite files; it does not yet apply to PostgreSQL") }
+        }
         if changes == "-" && json { throw ValidationError("--changes - and --json both write to standard output; give --changes a FILE") }
     }
 
@@ -104,10 +108,10 @@ struct ImportCommand: ParsableCommand {
         } catch let error as GTFSError {
             fail(error.description)
         }
-        if Self.isPostgres(db) { runPostgres(source) }
         if let errors, let problem = OutputPath.problem(errors, database: db, inputs: inputs) {
             fail("--errors \(GTFSError.displayable(errors)) \(problem); nothing was imported")
         }
+        if Self.isPostgres(db) { return try runPostgres(source) }
         if let changes, changes != "-", let problem = OutputPath.problem(changes, database: db, inputs: inputs + [errors ?? "-"]) {
             fail("--changes \(GTFSError.displayable(changes)) \(problem); nothing was imported")
         }
@@ -137,7 +141,7 @@ struct ImportCommand: ParsableCommand {
                 StandardError.line("\(db) was imported, but the changes were not written: \(error)")
                 System.exit(GTFSImportCommand.Status.failed)
             }
-            try report(summary)
+            try report(summary, database: db)
         case .failure(let error):
             changeLog?.discard(reason: error.description)
             if error.isCancellation, let signal {
@@ -201,7 +205,8 @@ struct ImportCommand: ParsableCommand {
     }
 
     /// Prints the summary and errors, writes `--errors`, and exits 3 when rows were rejected.
-    private func report(_ summary: ImportSummary) throws {
+    /// - Parameter database: the database as messages name it (a server without its password).
+    func report(_ summary: ImportSummary, database: String) throws {
         let sourceName = inputs.joined(separator: " ")
         let status = summary.rowsRejected > 0 ? GTFSImportCommand.Status.rejectedRows : 0
         if let errors {
@@ -213,10 +218,10 @@ struct ImportCommand: ParsableCommand {
             }
         }
         if json {
-            print(try SummaryJSON(summary, source: sourceName, database: db, exitStatus: status).text())
+            print(try SummaryJSON(summary, source: sourceName, database: database, exitStatus: status).text())
         } else if !quiet {
             // Standard output holds the changes when they go there.
-            let text = summary.report(source: sourceName, database: db)
+            let text = summary.report(source: sourceName, database: database)
             if changes == "-" { StandardError.write(text) } else { print(text, terminator: "") }
         }
         if !quiet {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GTFS
 import GTFSImport
+import GTFSPostgres
 import ToolSupport
 
 /// `gtfs-import list`: the feeds of a database with their versions and row counts.
@@ -9,24 +10,39 @@ struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the feeds of a database: name, rows per main table, imports, current version.")
 
-    @Option(name: .long, help: "The database file.")
+    @Option(name: .long, help: "The database file, or a PostgreSQL server: postgresql://[user@]host/database.")
     var db = "gtfs.sqlite"
+
+    @Option(name: .long, help: ArgumentHelp("The PostgreSQL schema of the tables, with --db postgresql://….", valueName: "NAME"))
+    var schema = "gtfs"
 
     @Flag(name: .long, help: "Print the feeds as JSON.")
     var json = false
 
     func run() throws {
-        let store = openExistingStore(db, readOnly: true)
         let feeds: [StoredFeed]
-        do {
-            feeds = try store.feeds()
-        } catch {
-            fail("\(db): \(error)")
+        let database: String
+        if ImportCommand.isPostgres(db) {
+            let store = ImportCommand.openPostgres(db, schema: schema, nothing: "no feeds listed")
+            database = "\(store.target) schema \(schema)"
+            do {
+                feeds = try store.feeds()
+            } catch {
+                fail("\(error)")
+            }
+        } else {
+            let store = openExistingStore(db, readOnly: true)
+            database = db
+            do {
+                feeds = try store.feeds()
+            } catch {
+                fail("\(db): \(error)")
+            }
         }
         if json {
-            print(try FeedListJSON.text(feeds, database: db))
+            print(try FeedListJSON.text(feeds, database: database))
         } else {
-            print(Self.text(feeds, database: db), terminator: "")
+            print(Self.text(feeds, database: database), terminator: "")
         }
     }
 

@@ -1,5 +1,7 @@
+import ArgumentParser
 import Dispatch
 import GTFS
+import GTFSImport
 import GTFSPostgres
 import Platform
 import Synchronization
@@ -11,17 +13,22 @@ extension ImportCommand {
         db.hasPrefix("postgresql:") || db.hasPrefix("postgres:")
     }
 
-    /// Imports into PostgreSQL: one transaction, the summary per file. SIGINT and SIGTERM cancel it: the
-    /// server stops the running statement and the transaction rolls back.
-    func runPostgres(_ source: FeedSource) -> Never {
-        let store: PostgresStore
+    /// Opens the PostgreSQL store `--db` and `--schema` name, or ends the process with one line.
+    static func openPostgres(_ db: String, schema: String, nothing: String) -> PostgresStore {
         do {
-            store = try PostgresStore(connectionString: db, schema: schema)
+            return try PostgresStore(connectionString: db, schema: schema)
         } catch {
-            fail("\(error); nothing was imported")
+            fail("\(error); \(nothing)")
         }
+    }
+
+    /// Imports into PostgreSQL: one transaction, the same progress, summary, JSON and exit statuses as an
+    /// import into SQLite. SIGINT and SIGTERM cancel it: the server stops the running statement and the
+    /// transaction rolls back.
+    func runPostgres(_ source: FeedSource) throws {
+        let store = Self.openPostgres(db, schema: schema, nothing: "nothing was imported")
         let canceller = store.canceller
-        let target = store.target
+        let database = "\(store.target) schema \(schema)"
         let signals = Mutex<SignalCancellation?>(nil)
         let handler = SignalCancellation {
             canceller.cancel()
@@ -29,27 +36,34 @@ extension ImportCommand {
             // end the process; the server rolls back the transaction of a closed connection.
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
                 let received = signals.withLock { $0?.received }
-                StandardError.line("cancelled by \(received?.name ?? "a signal"); \(target) is unchanged")
+                StandardError.line("cancelled by \(received?.name ?? "a signal"); \(database) is unchanged")
                 System.exit(received?.exitStatus ?? GTFSImportCommand.Status.failed)
             }
         }
         signals.withLock { $0 = handler }
+        let progressQueue = DispatchQueue(label: "gtfs-import.progress")
+        let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: database, queue: progressQueue)
+        var progressHandler: (@Sendable (ImportProgress) -> Void)?
+        if let line { progressHandler = { progress in line.show(progress) } }
+        let summary: ImportSummary
         do {
-            let summary = try store.importFeed(from: source, named: feed)
+            summary = try store.importFeed(
+                from: source, options: options, progressQueue: progressQueue, progressHandler: progressHandler)
+            progressQueue.sync { line?.finish() }
             store.close()
-            for (file, rows) in summary.rowsStored.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                print("\(file.rawValue) \(rows)")
-            }
-            for message in summary.rejected.values.joined() { StandardError.line(message) }
-            for finding in summary.integrity.findings { print("reference: \(finding)") }
-            print("Imported into \(target), schema \(schema)")
-            System.exit(summary.rowsRejected > 0 ? GTFSImportCommand.Status.rejectedRows : 0)
         } catch is CancellationError {
+            progressQueue.sync { line?.finish() }
             let received = handler.received
-            StandardError.line("cancelled by \(received?.name ?? "request"); \(target) is unchanged")
+            StandardError.line("cancelled by \(received?.name ?? "request"); \(database) is unchanged")
             System.exit(received?.exitStatus ?? GTFSImportCommand.Status.failed)
+        } catch let error as ImportError {
+            progressQueue.sync { line?.finish() }
+            if case .busy = error { fail("\(error); nothing was imported (--wait SECONDS waits for it)") }
+            fail("\(error); nothing was imported")
         } catch {
+            progressQueue.sync { line?.finish() }
             fail("\(error); nothing was imported")
         }
+        try report(summary, database: database)
     }
 }

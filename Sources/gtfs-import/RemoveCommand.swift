@@ -1,6 +1,7 @@
 import ArgumentParser
 import GTFS
 import GTFSImport
+import GTFSPostgres
 import ToolSupport
 
 /// `gtfs-import remove NAME`: deletes one feed's rows, in one transaction.
@@ -11,8 +12,11 @@ struct RemoveCommand: ParsableCommand {
     @Argument(help: "The feed's name, as `gtfs-import list` shows it.")
     var name: String
 
-    @Option(name: .long, help: "The database file.")
+    @Option(name: .long, help: "The database file, or a PostgreSQL server: postgresql://[user@]host/database.")
     var db = "gtfs.sqlite"
+
+    @Option(name: .long, help: ArgumentHelp("The PostgreSQL schema of the tables, with --db postgresql://….", valueName: "NAME"))
+    var schema = "gtfs"
 
     @Option(
         name: .long,
@@ -28,6 +32,7 @@ struct RemoveCommand: ParsableCommand {
     }
 
     func run() throws {
+        if ImportCommand.isPostgres(db) { return removeFromPostgres() }
         let store = openExistingStore(db)
         let removed: Int?
         do {
@@ -40,5 +45,20 @@ struct RemoveCommand: ParsableCommand {
         let shown = GTFSError.displayable(name)
         guard let removed else { fail("\(GTFSError.displayable(db)) holds no feed named \(shown) (see gtfs-import list)") }
         print("removed feed \(shown) from \(GTFSError.displayable(db)): \(Format.count(removed)) rows")
+    }
+
+    /// `remove` in a PostgreSQL schema: the same messages.
+    private func removeFromPostgres() {
+        let store = ImportCommand.openPostgres(db, schema: schema, nothing: "nothing was removed")
+        let database = "\(store.target) schema \(schema)"
+        let removed: Int?
+        do {
+            removed = try store.remove(feed: name)
+        } catch {
+            fail("\(error); nothing was removed")
+        }
+        let shown = GTFSError.displayable(name)
+        guard let removed else { fail("\(GTFSError.displayable(database)) holds no feed named \(shown) (see gtfs-import list)") }
+        print("removed feed \(shown) from \(GTFSError.displayable(database)): \(Format.count(removed)) rows")
     }
 }

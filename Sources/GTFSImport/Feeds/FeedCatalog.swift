@@ -3,7 +3,7 @@ import GRDB
 import GTFS
 
 /// The feed bookkeeping inside a store: `feeds`, `feed_tables` and `imports` (see ``SchemaV2``).
-enum FeedCatalog {
+package enum FeedCatalog {
     /// What the store holds of one feed before an import.
     struct FeedState: Sendable {
         let id: Int64
@@ -92,10 +92,15 @@ enum FeedCatalog {
     static func contentHash(_ db: Database, feed: Int64) throws -> String? {
         let rows = try Row.fetchAll(
             db, sql: "SELECT table_name, content_hash FROM feed_tables WHERE feed = ? ORDER BY table_name", arguments: [feed])
+        return contentHash(tables: rows.map { ($0["table_name"], $0["content_hash"]) })
+    }
+
+    /// A feed's content hash from its tables' names and hashes: the SHA-256 of `table_name:hash` lines in
+    /// name order; `nil` when a hash is unknown. Both stores name a feed's version with it.
+    package static func contentHash(tables: [(name: String, hash: String?)]) -> String? {
         let hasher = ContentHasher()
-        for row in rows {
-            guard let hash: String = row["content_hash"] else { return nil }
-            let name: String = row["table_name"]
+        for (name, hash) in tables.sorted(by: { $0.name < $1.name }) {
+            guard let hash else { return nil }
             hasher.update(Array("\(name):\(hash)\n".utf8))
         }
         return hasher.finish()

@@ -20,6 +20,20 @@ public struct StoredFeed: Sendable, Hashable {
     /// Imports recorded for this feed name (completed, failed and cancelled).
     public let importCount: Int
 
+    package init(
+        id: Int64, name: String, contentHash: String?, source: String?, importedAt: String?, importID: Int64?, rowCounts: [GTFSFile: Int],
+        importCount: Int
+    ) {
+        self.id = id
+        self.name = name
+        self.contentHash = contentHash
+        self.source = source
+        self.importedAt = importedAt
+        self.importID = importID
+        self.rowCounts = rowCounts
+        self.importCount = importCount
+    }
+
     /// Rows over all tables.
     public var rowCount: Int { rowCounts.values.reduce(0, +) }
 }

@@ -1,4 +1,4 @@
-import GTFS
+package import GTFS
 
 /// How an ``ImportOperation`` loads a feed.
 ///
@@ -114,7 +114,7 @@ public struct ImportOptions: Sendable {
     public init() {}
 
     /// The parser's options derived from these.
-    var parseOptions: ParseOptions {
+    package var parseOptions: ParseOptions {
         var options = ParseOptions()
         options.strict = strict
         options.chunkSize = chunkSize

@@ -59,6 +59,13 @@ public struct ImportProgress: Sendable {
         public var rows: Int
         /// From its first row to its end (including applying its changes).
         public var duration: Duration
+
+        package init(fileName: String, table: GTFSFile, rows: Int, duration: Duration) {
+            self.fileName = fileName
+            self.table = table
+            self.rows = rows
+            self.duration = duration
+        }
     }
 
     /// Creates an empty snapshot.

@@ -1,5 +1,5 @@
-import Dispatch
-import Foundation
+package import Dispatch
+package import Foundation
 import Synchronization
 
 /// Decides when an import reports progress, and hands reports to the caller's queue without flooding it.
@@ -8,7 +8,7 @@ import Synchronization
 /// input and at most every ``minimumInterval`` (every interval only, when the size is unknown). At most one
 /// report waits on the caller's queue: a newer one replaces it, so a slow receiver never piles up blocks
 /// (the original design's pitfall: a main queue full of progress blocks, and a cancel stuck behind them).
-final class ProgressReporter: Sendable {
+package final class ProgressReporter: Sendable {
     /// Fraction of the input between two reports while loading.
     static let minimumFraction = 0.01
     /// Time between two reports.
@@ -31,7 +31,7 @@ final class ProgressReporter: Sendable {
     ///   - queue: where the handler runs.
     ///   - handler: receives the reports; `nil` to update only the Foundation progress.
     ///   - progress: the Foundation `Progress` kept in step (units: input bytes).
-    init(queue: DispatchQueue, handler: (@Sendable (ImportProgress) -> Void)?, progress: Progress) {
+    package init(queue: DispatchQueue, handler: (@Sendable (ImportProgress) -> Void)?, progress: Progress) {
         self.queue = queue
         self.handler = handler
         self.foundationProgress = progress
@@ -43,7 +43,7 @@ final class ProgressReporter: Sendable {
     /// Offers a snapshot; it goes out only when the rules above allow. Cheap enough to call per batch.
     ///
     /// - Parameter progress: the snapshot.
-    func offer(_ progress: ImportProgress) {
+    package func offer(_ progress: ImportProgress) {
         let send = state.withLock { state -> Bool in
             let now = ContinuousClock.now
             if state.lastPhase == progress.phase, progress.phase != .finished {

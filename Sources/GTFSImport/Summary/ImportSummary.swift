@@ -18,45 +18,45 @@ public struct ImportSummary: Sendable, CustomStringConvertible {
     }
 
     /// The feed's name.
-    public internal(set) var feed = "default"
+    public package(set) var feed = "default"
     /// Full or incremental.
-    public internal(set) var kind: Kind = .full
+    public package(set) var kind: Kind = .full
     /// The feed's content hash after the import (see ``StoredFeed/contentHash``).
-    public internal(set) var contentHash: String?
+    public package(set) var contentHash: String?
     /// The row of `imports` that records this import; `nil` when nothing was written.
-    public internal(set) var importID: Int64?
+    public package(set) var importID: Int64?
     /// Whether the input matched the stored version exactly, so the import wrote nothing at all
     /// (`PRAGMA data_version` unchanged, no row in `imports`).
-    public internal(set) var changedNothing = false
+    public package(set) var changedNothing = false
     /// One entry per file imported, in load order; tables a whole feed no longer holds follow, with their deleted rows.
-    public internal(set) var tables: [TableImport] = []
+    public package(set) var tables: [TableImport] = []
     /// Feed-level warnings (a table given twice, a feed without stops, routes or trips).
-    public internal(set) var warnings: [GTFSWarning] = []
+    public package(set) var warnings: [GTFSWarning] = []
     /// Files of the input outside the GTFS reference (extensions such as `directions.txt`): not imported.
-    public internal(set) var skippedFiles: [String] = []
+    public package(set) var skippedFiles: [String] = []
     /// The tables whose earlier rows the import replaced.
-    public internal(set) var replacedTables: [GTFSFile] = []
+    public package(set) var replacedTables: [GTFSFile] = []
     /// References between tables that point nowhere, after the load.
-    public internal(set) var integrity = IntegrityReport()
+    public package(set) var integrity = IntegrityReport()
     /// The commit mode used.
-    public internal(set) var mode: ImportOptions.Mode = .atomic
+    public package(set) var mode: ImportOptions.Mode = .atomic
     /// Raw input bytes read over all files.
-    public internal(set) var bytesRead: Int64 = 0
+    public package(set) var bytesRead: Int64 = 0
     /// The whole import, from start to commit.
-    public internal(set) var duration: Duration = .zero
+    public package(set) var duration: Duration = .zero
     /// Reading, parsing and storing every row, up to the last one stored (part of ``duration``).
-    public internal(set) var loadDuration: Duration = .zero
+    public package(set) var loadDuration: Duration = .zero
     /// Hashing the files to find those that changed, in an incremental import (part of ``duration``).
-    public internal(set) var hashDuration: Duration = .zero
+    public package(set) var hashDuration: Duration = .zero
     /// Comparing the new rows with the stored ones and writing the differences (part of ``duration``).
-    public internal(set) var diffDuration: Duration = .zero
+    public package(set) var diffDuration: Duration = .zero
     /// Building the indexes after the load (part of ``duration``).
-    public internal(set) var indexDuration: Duration = .zero
+    public package(set) var indexDuration: Duration = .zero
     /// Checking references (part of ``duration``).
-    public internal(set) var integrityDuration: Duration = .zero
+    public package(set) var integrityDuration: Duration = .zero
 
     /// An empty summary, filled in by the import.
-    init() {}
+    package init() {}
 
     /// The entry of one table, when the input held it.
     /// - Parameter file: the table.

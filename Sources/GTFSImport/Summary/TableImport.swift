@@ -9,31 +9,31 @@ public struct TableImport: Sendable, CustomStringConvertible {
     /// The table.
     public let file: GTFSFile
     /// Data records read from the file.
-    public internal(set) var rowsRead = 0
+    public package(set) var rowsRead = 0
     /// Records stored in the database.
-    public internal(set) var rowsStored = 0
+    public package(set) var rowsStored = 0
     /// Records rejected: by the parser (a bad value, a broken rule) or by the database (a duplicate key).
-    public internal(set) var rowsRejected = 0
+    public package(set) var rowsRejected = 0
     /// The errors of the rejected records, in file order within each stage (the first
     /// ``ImportOptions/maxStoredErrors``; ``rowsRejected`` counts all).
-    public internal(set) var errors: [GTFSError] = []
+    public package(set) var errors: [GTFSError] = []
     /// Warnings: unknown columns, padded rows, an encoding fallback… (the first ones; ``warningCount`` counts all).
-    public internal(set) var warnings: [GTFSWarning] = []
+    public package(set) var warnings: [GTFSWarning] = []
     /// All warnings, stored or not.
-    public internal(set) var warningCount = 0
+    public package(set) var warningCount = 0
     /// Raw input bytes read (compressed bytes for gzip and zip).
-    public internal(set) var bytesRead: Int64 = 0
+    public package(set) var bytesRead: Int64 = 0
     /// Rows inserted, updated, deleted and left unchanged in the store (a full import inserts every
     /// stored row and deletes the feed's earlier rows).
-    public internal(set) var changes = TableChanges()
+    public package(set) var changes = TableChanges()
     /// The SHA-256 of the file's decoded content.
-    public internal(set) var contentHash: String?
+    public package(set) var contentHash: String?
     /// Whether the file matched the stored version's content hash and was not read again; the counts
     /// are then those of the import that stored it.
-    public internal(set) var isUnchangedFile = false
+    public package(set) var isUnchangedFile = false
 
     /// An empty entry, filled in by the import.
-    init(fileName: String, file: GTFSFile) {
+    package init(fileName: String, file: GTFSFile) {
         self.fileName = fileName
         self.file = file
     }

@@ -1,12 +1,17 @@
+public import Dispatch
 public import GTFS
+public import GTFSImport
+import Foundation
 
 /// GTFS feeds in a schema of a PostgreSQL database: the tables of every GTFS file (the same columns and
 /// keys as the SQLite store, with PostgreSQL's types: ``PostgresColumnType``) and `feeds`, one row per feed.
 ///
 /// ```swift
 /// let store = try PostgresStore(connectionString: "postgresql:///gtfs", schema: "gtfs")
-/// let summary = try store.importFeed(from: try FeedSource(path: "vbb.zip"), named: "vbb")
-/// print(summary.rowsStored)
+/// var options = ImportOptions()
+/// options.feed = "vbb"
+/// let summary = try store.importFeed(from: try FeedSource(path: "vbb.zip"), options: options)
+/// print(summary.rowsStored, summary.changes)
 /// ```
 public final class PostgresStore {
     /// The schema that holds the tables (`gtfs`).
@@ -37,31 +42,51 @@ public final class PostgresStore {
     /// The server and database, for messages, without a password.
     public var target: String { connection.target }
 
-    /// Stores a feed as `feedName`, replacing what the schema held under that name, in one transaction:
-    /// other connections see the old feed until the commit, and a failure leaves the database as it was.
+    /// Stores a feed under ``GTFSImport/ImportOptions/feed``, in one transaction: other connections see
+    /// the old version until the commit, and a failure, a cancel or a lost connection leaves the database
+    /// as it was.
     ///
-    /// Into a schema without GTFS tables, the tables are created, loaded and keyed after the load (faster
-    /// than checking each row against the key); otherwise rows go into the keyed tables.
+    /// As in the SQLite store, a feed the schema already holds is updated incrementally (unless
+    /// ``GTFSImport/ImportOptions/update`` is `.full`): files whose SHA-256 is unchanged are skipped, and
+    /// each other file's rows are merged by key, so that only rows that differ are written. The same feed
+    /// again writes nothing (``GTFSImport/ImportSummary/changedNothing``).
+    ///
+    /// Options of the SQLite store that do not apply here are refused: the batched mode
+    /// (``GTFSImport/ImportOptions/Mode/batched(rowsPerCommit:)``) and
+    /// ``GTFSImport/ImportOptions/changeHandler``.
     /// - Parameters:
     ///   - source: the feed.
-    ///   - feedName: the feed's name in `feeds`.
-    ///   - options: parse options.
+    ///   - options: the feed's name, strictness, limits, incremental or full.
+    ///   - progressQueue: where `progressHandler` runs.
+    ///   - progressHandler: receives progress reports, a few per second at most.
     ///   - shouldContinue: asked between batches; `false` cancels the import.
-    /// - Returns: what was stored, file by file.
-    /// - Throws: ``PostgresError`` from the server (a duplicate key among them), ``GTFS/GTFSError`` for the
-    ///   feed, `CancellationError` when cancelled.
+    /// - Returns: what was stored, file by file, with the counts of inserted, updated, deleted and unchanged rows.
+    /// - Throws: ``PostgresError`` from the server, ``GTFS/GTFSError`` for the feed, ``GTFSImport/ImportError``
+    ///   for an option or too many rejected rows, `CancellationError` when cancelled.
     public func importFeed(
-        from source: FeedSource, named feedName: String = "default", options: ParseOptions = ParseOptions(),
-        shouldContinue: () -> Bool = { true }
-    ) throws -> PostgresImportSummary {
+        from source: FeedSource, options: ImportOptions = ImportOptions(), progressQueue: DispatchQueue = .main,
+        progressHandler: (@Sendable (ImportProgress) -> Void)? = nil, shouldContinue: @escaping () -> Bool = { true }
+    ) throws -> ImportSummary {
+        try options.validate()
+        if case .batched = options.mode {
+            throw ImportError.invalidOption("mode: a PostgreSQL import is one transaction; batched commits are for SQLite")
+        }
+        if options.changeHandler != nil {
+            throw ImportError.invalidOption("changeHandler: not reported by the PostgreSQL store")
+        }
         let started = try connection.query("SELECT now()::text", [], "read the clock").first?.first.flatMap { $0 } ?? ""
         try connection.execute("BEGIN", "begin a transaction")
+        let canceller = self.canceller
+        let reporter = progressHandler.map { ProgressReporter(queue: progressQueue, handler: $0, progress: Progress(totalUnitCount: 0)) }
         do {
-            var options = options
-            options.hashesContent = true
-            let canceller = self.canceller
-            let summary = try load(source, feedName, options, started: started) { !canceller.isRequested && shouldContinue() }
-            try connection.execute("COMMIT", "commit")
+            try lock(waiting: options.lockWait)
+            let run = PostgresImportRun(
+                connection: connection, schema: schema, source: source, options: options, reporter: reporter,
+                shouldContinue: { !canceller.isRequested && shouldContinue() })
+            let summary = try run.run(startedAt: started)
+            // An import that changes nothing leaves no trace, not even a created schema.
+            try connection.execute(summary.changedNothing ? "ROLLBACK" : "COMMIT", "commit")
+            run.finished()
             return summary
         } catch {
             _ = try? connection.execute("ROLLBACK", "roll back")
@@ -74,10 +99,30 @@ public final class PostgresStore {
                 INSERT INTO \(schema).imports (feed_name, source, started_at, ended_at, kind, outcome, message)
                 VALUES ($1, $2, $3::timestamptz, now(), 'full', $4, $5)
                 """,
-                [feedName, Self.describe(source), started, error is CancellationError ? "cancelled" : "failed", String(describing: error)],
+                [options.feed, Self.describe(source), started, error is CancellationError ? "cancelled" : "failed", String(describing: error)],
                 "log the import")
             throw error
         }
+    }
+
+    /// The advisory lock that imports and removals of this schema hold, one at a time.
+    private var lockKey: String { "gtfs-import:\(schema)" }
+
+    /// Waits for other imports and removals of this schema to end (an advisory lock until the end of the
+    /// transaction), at most `waiting` (`nil`: as long as it takes).
+    private func lock(waiting: Duration?) throws {
+        if let waiting {
+            let milliseconds = max(1, Int(waiting / .milliseconds(1)))
+            try connection.execute("SET LOCAL lock_timeout = \(milliseconds)", "set lock_timeout")
+        }
+        do {
+            _ = try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", [lockKey], "wait for other imports")
+        } catch {
+            // lock_not_available: the wait ran out.
+            if error.sqlState == "55P03" { throw ImportError.busy(path: "\(target) schema \(schema)") }
+            throw error
+        }
+        if waiting != nil { try connection.execute("SET LOCAL lock_timeout = 0", "set lock_timeout") }
     }
 
     /// The rows of each table that hold any, for the feed named `feedName`.
@@ -92,258 +137,57 @@ public final class PostgresStore {
         return counts
     }
 
-    /// The feeds of the schema, by name: when each was imported and from where.
+    /// The feeds of the schema, by name, with their versions and row counts, as the SQLite store lists them.
     /// - Throws: ``PostgresError``; none when the schema holds no store yet (the list is then empty).
-    public func feeds() throws(PostgresError) -> [(name: String, importedAt: String?, source: String?)] {
+    public func feeds() throws(PostgresError) -> [StoredFeed] {
         let exists = try connection.query(
-            "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = 'feeds'", [schema], "look for feeds")
-        guard exists.first?.first.flatMap({ $0 }) == "1" else { return [] }
-        return try connection.query("SELECT name, imported_at::text, source FROM \(schema).feeds ORDER BY name", [], "list the feeds")
-            .map { row in (row[0] ?? "", row[1], row[2]) }
+            "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename IN ('feeds', 'stop_times')", [schema], "look for feeds")
+        guard exists.first?.first.flatMap({ $0 }) == "2" else { return [] }
+        var counts: [Int32: [GTFSFile: Int]] = [:]
+        for file in GTFSFile.allCases {
+            for row in try connection.query("SELECT feed, count(*) FROM \(schema).\(file.rawValue) GROUP BY feed", [], "count \(file.rawValue)") {
+                if let feed = row[0].flatMap({ Int32($0) }), let count = row[1].flatMap({ Int($0) }) { counts[feed, default: [:]][file] = count }
+            }
+        }
+        return try connection.query(
+            """
+            SELECT f.feed, f.name, f.content_hash, f.source, to_char(f.imported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                f.import_id, (SELECT count(*) FROM \(schema).imports i WHERE i.feed_name = f.name)
+            FROM \(schema).feeds f ORDER BY f.name
+            """, [], "list the feeds"
+        ).map { row in
+            let feed = row[0].flatMap { Int32($0) } ?? 0
+            return StoredFeed(
+                id: Int64(feed), name: row[1] ?? "", contentHash: row[2], source: row[3], importedAt: row[4],
+                importID: row[5].flatMap { Int64($0) }, rowCounts: counts[feed] ?? [:], importCount: row[6].flatMap { Int($0) } ?? 0)
+        }
     }
 
-    /// Deletes a feed with all its rows, in one transaction.
+    /// Deletes a feed with all its rows, in one transaction (its import history stays).
     /// - Parameter feedName: the feed's name.
-    /// - Returns: whether the schema held the feed.
+    /// - Returns: the rows deleted, or `nil` when the schema holds no such feed.
     /// - Throws: ``PostgresError``.
     @discardableResult
-    public func remove(feed feedName: String) throws(PostgresError) -> Bool {
-        guard try !feeds().isEmpty, let feed = try feedNumber(feedName) else { return false }
+    public func remove(feed feedName: String) throws(PostgresError) -> Int? {
+        guard try !feeds().isEmpty else { return nil }
         try connection.execute("BEGIN", "begin a transaction")
         do {
-            for file in GTFSFile.allCases { try deleteRows(of: PostgresTable(file), feed: feed) }
+            _ = try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", [lockKey], "wait for other imports")
+            guard let feed = try feedNumber(feedName) else {
+                try connection.execute("ROLLBACK", "roll back")
+                return nil
+            }
+            var removed = 0
+            for file in GTFSFile.allCases { removed += try deleteRows(of: PostgresTable(file), feed: feed) }
             try connection.execute(
                 "DELETE FROM \(schema).feed_tables WHERE feed = \(feed); DELETE FROM \(schema).feeds WHERE feed = \(feed)",
                 "remove feed \(feedName)")
             try connection.execute("COMMIT", "commit")
-            return true
+            return removed
         } catch {
             _ = try? connection.execute("ROLLBACK", "roll back")
             throw error
         }
-    }
-
-    // MARK: - The import
-
-    private func load(
-        _ source: FeedSource, _ feedName: String, _ options: ParseOptions, started: String, _ shouldContinue: () -> Bool
-    ) throws -> PostgresImportSummary {
-        try connection.execute(
-            (["CREATE SCHEMA IF NOT EXISTS \(schema)"] + PostgresFeedTables.createStatements(schema: schema)).joined(separator: ";\n"),
-            "create schema \(schema)")
-        let tables = GTFSFile.allCases.map(PostgresTable.init)
-        let existing = try connection.query(
-            "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = 'stop_times'", [schema], "look for the tables")
-        let fresh = existing.first?.first.flatMap { $0 } == "0"
-        if fresh {
-            try connection.execute(tables.map { $0.createStatement(schema: schema) }.joined(separator: ";\n"), "create the tables")
-        }
-        // Keys and indexes are sorted in memory up to this size (the server's default is 64 MB) — for
-        // this transaction only.
-        try connection.execute("SET LOCAL maintenance_work_mem = '256MB'", "set maintenance_work_mem")
-        let feed: Int32
-        var rowsDeleted = 0
-        let described = Self.describe(source)
-        var unchanged: [GTFSFile: String] = [:]
-        if let stored = try feedNumber(feedName) {
-            feed = stored
-            unchanged = try unchangedFiles(of: source, feed: feed, options: options, shouldContinue)
-            // A whole feed replaces every table of the feed it does not hold unchanged; single files replace
-            // their own tables, below.
-            if source.isWholeFeed {
-                for table in tables where unchanged[table.file] == nil { rowsDeleted += try deleteRows(of: table, feed: feed) }
-                let kept = unchanged.keys.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-                try connection.execute(
-                    "DELETE FROM \(schema).feed_tables WHERE feed = \(feed)" + (kept.isEmpty ? "" : " AND table_name NOT IN (\(kept))"),
-                    "forget the old tables")
-            }
-            _ = try connection.query("UPDATE \(schema).feeds SET source = $2 WHERE feed = $1", [String(feed), described], "update feeds")
-        } else {
-            let rows = try connection.query(
-                "INSERT INTO \(schema).feeds (feed, name, source) SELECT coalesce(max(feed), 0) + 1, $1, $2 FROM \(schema).feeds RETURNING feed",
-                [feedName, described], "add feed \(feedName)")
-            guard let number = rows.first?.first.flatMap({ $0 }).flatMap({ Int32($0) }) else {
-                throw PostgresError(target: target, operation: "add feed \(feedName)", message: "the server returned no feed number")
-            }
-            feed = number
-        }
-
-        var summary = PostgresImportSummary(feed: feedName)
-        summary.unchangedFiles = Set(unchanged.keys)
-        let entries = Set(try source.entries().compactMap(\.table))
-        if !unchanged.isEmpty && entries.subtracting(unchanged.keys).isEmpty && (!source.isWholeFeed || rowsDeleted == 0) {
-            // Every file as stored: nothing to write, nothing to log.
-            return summary
-        }
-        var options = options
-        if !unchanged.isEmpty { options.tables = entries.subtracting(unchanged.keys) }
-        var open: (table: PostgresTable, stream: CopyStream)?
-        let parser = FeedParser(source: source, options: options)
-        do {
-            let parsed = try parser.parse(shouldContinue: shouldContinue) { batch in
-                if open?.table.file != batch.file {
-                    if let (table, stream) = open { summary.rowsStored[table.file] = try Self.finishBinary(stream) }
-                    let table = PostgresTable(batch.file)
-                    if !source.isWholeFeed { rowsDeleted += try deleteRows(of: table, feed: feed) }
-                    let stream = try connection.beginCopy(table.copyStatement(schema: schema, freeze: fresh), "COPY \(table.name)")
-                    open = (table, stream)
-                    try stream.send(BinaryRowEncoder.header)
-                }
-                guard let (table, stream) = open else { return }
-                let encoded = batch.accept(BatchEncoding(feed: feed, types: table.types))
-                if let (column, value) = encoded.overflow {
-                    let field = table.description.fields[column]
-                    throw PostgresError(
-                        target: target, operation: "COPY \(table.name)",
-                        message: "\(batch.fileName): \(field.name): \(value) does not fit \(PostgresColumnType(field.type).sql)")
-                }
-                try stream.send(encoded.bytes)
-            }
-            if let (table, stream) = open {
-                summary.rowsStored[table.file] = try Self.finishBinary(stream)
-                open = nil
-            }
-            summary.parse = parsed
-        } catch {
-            open?.stream.abandon(because: "the import failed")
-            throw error
-        }
-        if fresh {
-            for table in tables where !table.keyStatements(schema: schema).isEmpty {
-                let rejected = try addKey(table, file: summary.parse?.tables.first { $0.file == table.file }?.fileName ?? table.name)
-                if !rejected.isEmpty {
-                    summary.rejected[table.file] = rejected
-                    summary.rowsStored[table.file, default: 0] -= rejected.count
-                }
-            }
-        }
-        for index in LookupIndex.all {
-            try connection.execute(
-                "CREATE INDEX IF NOT EXISTS \(index.name) ON \(schema).\(index.file.rawValue) (\(index.columns.joined(separator: ", ")))",
-                "index \(index.name)")
-        }
-        // A whole feed replaced every table it does not hold unchanged; single files, their own.
-        let touched = source.isWholeFeed ? Set(GTFSFile.allCases).subtracting(unchanged.keys) : Set(summary.rowsStored.keys)
-        for reference in ColumnReference.all where reference.involves(touched) {
-            if let finding = try check(reference, feed: feed) { summary.integrity.findings.append(finding) }
-            summary.integrity.checksRun += 1
-        }
-        try record(summary, feed: feed, feedName: feedName, source: described, started: started, rowsDeleted: rowsDeleted)
-        return summary
-    }
-
-    /// The values of a reference within one feed that no target row holds: first the distinct values,
-    /// then a key lookup per value, and the rows that hold them counted only when some are missing.
-    /// - Returns: the finding, or `nil` when every value resolves.
-    private func check(_ reference: ColumnReference, feed: Int32) throws(PostgresError) -> IntegrityFinding? {
-        let table = "\(schema).\(reference.file.rawValue)", column = reference.column
-        let resolves = reference.targets.map { target in
-            "NOT EXISTS (SELECT 1 FROM \(schema).\(target.file.rawValue) t WHERE t.feed = \(feed) AND t.\(target.column) = used.v)"
-        }
-        let rows = try connection.query(
-            """
-            WITH used(v) AS MATERIALIZED (SELECT DISTINCT \(column) FROM \(table) WHERE feed = \(feed) AND \(column) IS NOT NULL),
-            missing(v) AS MATERIALIZED (SELECT v FROM used WHERE \(resolves.joined(separator: " AND ")))
-            SELECT (SELECT count(*) FROM missing),
-                (SELECT count(*) FROM \(table) WHERE feed = \(feed) AND \(column) IN (SELECT v FROM missing)),
-                (SELECT string_agg(v, chr(31) ORDER BY v) FROM (SELECT v FROM missing ORDER BY v LIMIT 5) e)
-            """, [], "check \(reference.file.rawValue).\(column)")
-        guard let row = rows.first, let values = row[0].flatMap({ Int($0) }), values > 0 else { return nil }
-        return IntegrityFinding(
-            file: reference.file, column: column, target: reference.targetDescription, rowCount: row[1].flatMap { Int($0) } ?? 0,
-            valueCount: values, examples: (row[2] ?? "").split(separator: "\u{1F}").map(String.init))
-    }
-
-    /// The files of `source` whose content has the SHA-256 that `feed_tables` holds for the feed: read
-    /// once more to hash them (a zip's CRC-32 is not compared here), skipped by the import.
-    /// - Returns: each unchanged file's table and hash.
-    private func unchangedFiles(
-        of source: FeedSource, feed: Int32, options: ParseOptions, _ shouldContinue: () -> Bool
-    ) throws -> [GTFSFile: String] {
-        let rows = try connection.query(
-            "SELECT table_name, content_hash FROM \(schema).feed_tables WHERE feed = $1 AND content_hash IS NOT NULL",
-            [String(feed)], "read the stored hashes")
-        var stored: [GTFSFile: String] = [:]
-        for row in rows { if let name = row[0], let file = GTFSFile(rawValue: name), let hash = row[1] { stored[file] = hash } }
-        var unchanged: [GTFSFile: String] = [:]
-        var seen = Set<GTFSFile>()
-        for entry in try source.entries() {
-            guard let table = entry.table, seen.insert(table).inserted, entry.isRereadable, let storedHash = stored[table] else { continue }
-            let hash = try entry.contentHash(chunkSize: options.chunkSize, maxLineLength: options.maxLineLength, shouldContinue: shouldContinue)
-            if hash == storedHash { unchanged[table] = hash }
-        }
-        return unchanged
-    }
-
-    /// Adds the key of a table loaded without one. When rows repeat a key, the later ones (in load order)
-    /// are deleted, named, and the key added again: a repeated key costs only the imports that have one.
-    /// - Returns: the rows deleted, each as a message naming its key's values.
-    private func addKey(_ table: PostgresTable, file: String) throws(PostgresError) -> [String] {
-        let statements = table.keyStatements(schema: schema)
-        try connection.execute("SAVEPOINT key", "key \(table.name)")
-        do {
-            for statement in statements { try connection.execute(statement, "key \(table.name)") }
-            try connection.execute("RELEASE SAVEPOINT key", "key \(table.name)")
-            return []
-        } catch where error.sqlState == "23505" {
-            try connection.execute("ROLLBACK TO SAVEPOINT key", "key \(table.name)")
-        }
-        // A table created in this transaction is only appended to, so ctid order is load order.
-        let key = table.keyExpressions
-        let deleted = try connection.query(
-            """
-            DELETE FROM \(schema).\(table.name) t USING (
-                SELECT ctid, row_number() OVER (PARTITION BY \(key.joined(separator: ", ")), feed ORDER BY ctid) AS n
-                FROM \(schema).\(table.name)) d
-            WHERE t.ctid = d.ctid AND d.n > 1
-            RETURNING \(key.map { "(\($0))::text" }.joined(separator: ", "))
-            """, [], "remove repeated keys of \(table.name)")
-        for statement in statements { try connection.execute(statement, "key \(table.name)") }
-        let names = "(" + table.description.keyFields.map(\.name).joined(separator: ", ") + ")"
-        return deleted.map { values in
-            "\(file): \(names) = (\(values.map { "\"\($0 ?? "")\"" }.joined(separator: ", "))) repeats an earlier row; rejected"
-        }
-    }
-
-    /// Ends a binary COPY: its trailer, then the end.
-    private static func finishBinary(_ stream: CopyStream) throws(PostgresError) -> Int {
-        try stream.send(BinaryRowEncoder.trailer)
-        return try stream.finish()
-    }
-
-    /// Writes what the import stored: `feed_tables` per file, a row in `imports`, and the feed's
-    /// `imported_at` and `import_id`.
-    private func record(
-        _ summary: PostgresImportSummary, feed: Int32, feedName: String, source: String, started: String, rowsDeleted: Int
-    ) throws(PostgresError) {
-        for table in summary.parse?.tables ?? [] {
-            guard let file = table.file else { continue }
-            let stored = summary.rowsStored[file] ?? 0
-            let rejected = table.rowsRejected + (summary.rejected[file]?.count ?? 0)
-            _ = try connection.query(
-                """
-                INSERT INTO \(schema).feed_tables (feed, table_name, content_hash, rows_read, rows_stored, rows_rejected)
-                VALUES ($1, $2, $3, $4, $5, $6)
-                ON CONFLICT (table_name, feed) DO UPDATE SET content_hash = excluded.content_hash,
-                    rows_read = excluded.rows_read, rows_stored = excluded.rows_stored, rows_rejected = excluded.rows_rejected
-                """,
-                [String(feed), file.rawValue, table.contentHash, String(table.rowsRead), String(stored), String(rejected)],
-                "record \(file.rawValue)")
-        }
-        let rows = try connection.query(
-            """
-            INSERT INTO \(schema).imports (feed_name, source, started_at, ended_at, kind, outcome, rows_inserted, rows_deleted,
-                rows_rejected)
-            VALUES ($1, $2, $3::timestamptz, clock_timestamp(), $7, 'completed', $4, $5, $6) RETURNING import_id
-            """,
-            [
-                feedName, source, started, String(summary.rowsStored.values.reduce(0, +)), String(rowsDeleted),
-                String(summary.rowsRejected), summary.unchangedFiles.isEmpty ? "full" : "incremental",
-            ],
-            "log the import")
-        _ = try connection.query(
-            "UPDATE \(schema).feeds SET imported_at = now(), import_id = $2 WHERE feed = $1",
-            [String(feed), rows.first?.first.flatMap { $0 }], "update feeds")
     }
 
     @discardableResult
@@ -352,7 +196,7 @@ public final class PostgresStore {
     }
 
     /// The source as `feeds.source` names it: its path, or `-` for standard input.
-    private static func describe(_ source: FeedSource) -> String {
+    static func describe(_ source: FeedSource) -> String {
         switch source {
         case .file(let path, _), .directory(let path), .zip(let path): path
         case .standardInput: "-"
@@ -361,8 +205,21 @@ public final class PostgresStore {
     }
 
     private func feedNumber(_ name: String) throws(PostgresError) -> Int32? {
+        try Self.feedNumber(name, schema: schema, connection: connection)
+    }
+
+    /// The number of the feed named `name`, when the schema holds it.
+    static func feedNumber(_ name: String, schema: String, connection: PostgresConnection) throws(PostgresError) -> Int32? {
         let rows = try connection.query("SELECT feed FROM \(schema).feeds WHERE name = $1", [name], "look up feed \(name)")
         return rows.first?.first.flatMap { $0 }.flatMap { Int32($0) }
+    }
+
+    /// The feed's content hash from its `feed_tables`, as the SQLite store computes it.
+    static func contentHash(feed: Int32?, schema: String, connection: PostgresConnection) throws(PostgresError) -> String? {
+        guard let feed else { return nil }
+        let rows = try connection.query(
+            "SELECT table_name, content_hash FROM \(schema).feed_tables WHERE feed = $1", [String(feed)], "read the tables' hashes")
+        return FeedCatalog.contentHash(tables: rows.map { ($0[0] ?? "", $0[1]) })
     }
 
     /// Whether `name` can stand in SQL unquoted and means itself: lower-case letters, digits and `_`, not
@@ -372,20 +229,5 @@ public final class PostgresStore {
         return name.utf8.allSatisfy { byte in
             (UInt8(ascii: "a") ... UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
         }
-    }
-}
-
-/// Encodes one batch's records with their concrete type.
-private struct BatchEncoding: RecordBatchVisitor {
-    let feed: Int32
-    let types: [PostgresColumnType]
-
-    func visit<R: GTFSRecord>(_ records: [R]) -> (bytes: [UInt8], overflow: (column: Int, value: Int)?) {
-        var encoder = BinaryRowEncoder(types: types)
-        for record in records {
-            encoder.beginRow(feed: feed)
-            record.write(to: &encoder)
-        }
-        return (encoder.takeBytes(), encoder.overflow)
     }
 }

@@ -40,18 +40,36 @@ struct PostgresTable: Sendable {
     }
 
     /// The key's parts as SQL without `feed`: a part that may be empty reads as '' (as text), so that two
-    /// empty values are one key.
-    var keyExpressions: [String] {
-        description.keyFields.map { field in
-            field.isNullable ? "coalesce(\(field.name)\(PostgresColumnType(field.type) == .text ? "" : "::text"), '')" : field.name
+    /// empty values are one key. Empty for a table without a key.
+    var keyExpressions: [String] { keyExpressions(of: nil) }
+
+    /// ``keyExpressions`` with each column qualified by `alias` (`t.trip_id`).
+    func keyExpressions(of alias: String?) -> [String] {
+        let prefix = alias.map { "\($0)." } ?? ""
+        return description.keyFields.map { field in
+            field.isNullable
+                ? "coalesce(\(prefix)\(field.name)\(PostgresColumnType(field.type) == .text ? "" : "::text"), '')" : prefix + field.name
         }
     }
+
+    /// The key as `ON CONFLICT` names it, the key's index inferred from it: `(trip_id, stop_sequence, feed)`,
+    /// an expression in parentheses.
+    var conflictTarget: String {
+        "(" + (keyExpressions.map { $0.hasPrefix("coalesce(") ? "(\($0))" : $0 } + ["feed"]).joined(separator: ", ") + ")"
+    }
+
+    /// The column names: `feed`, then the fields.
+    var columnNames: [String] { ["feed"] + description.fields.map(\.name) }
 
     /// `COPY … FROM STDIN (FORMAT binary)` with every column named.
     /// - Parameter freeze: write the rows frozen, allowed into a table created in the same transaction:
     ///   later scans (the key and index builds among them) need no visibility checks.
     func copyStatement(schema: String, freeze: Bool) -> String {
-        let columns = (["feed"] + description.fields.map(\.name)).joined(separator: ", ")
-        return "COPY \(schema).\(name) (\(columns)) FROM STDIN (FORMAT binary\(freeze ? ", FREEZE" : ""))"
+        copyStatement(into: "\(schema).\(name)", freeze: freeze)
+    }
+
+    /// `COPY … FROM STDIN (FORMAT binary)` into `table` (a staging copy), every column named.
+    func copyStatement(into table: String, freeze: Bool) -> String {
+        "COPY \(table) (\(columnNames.joined(separator: ", "))) FROM STDIN (FORMAT binary\(freeze ? ", FREEZE" : ""))"
     }
 }

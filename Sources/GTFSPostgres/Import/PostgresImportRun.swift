@@ -1,0 +1,383 @@
+import Foundation
+import GTFS
+import GTFSImport
+
+/// One import into a schema, inside the caller's transaction: the schema made ready, the files that
+/// changed parsed and sent with binary `COPY`, keys, indexes, reference checks, and the record of it.
+///
+/// Into a schema without GTFS tables, rows go straight into new tables (frozen), keyed after the load.
+/// Into a schema that has them, each file's rows go into a staging table and are merged by key
+/// (``StagedTable``): only rows that differ are written, as the SQLite store's diff writes them.
+final class PostgresImportRun {
+    private let connection: PostgresConnection
+    private let schema: String
+    private let source: FeedSource
+    private let options: ImportOptions
+    private let reporter: ProgressReporter?
+    private let shouldContinue: () -> Bool
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private var rowsStart: ContinuousClock.Instant?
+    private var progress = ImportProgress()
+    private var summary = ImportSummary()
+
+    init(
+        connection: PostgresConnection, schema: String, source: FeedSource, options: ImportOptions, reporter: ProgressReporter?,
+        shouldContinue: @escaping () -> Bool
+    ) {
+        self.connection = connection
+        self.schema = schema
+        self.source = source
+        self.options = options
+        self.reporter = reporter
+        self.shouldContinue = shouldContinue
+        start = clock.now
+        summary.feed = options.feed
+    }
+
+    /// What one file's load gave.
+    private struct Loaded {
+        var fileName: String
+        var changes = TableChanges()
+        var rejected: [GTFSError] = []
+        var rowsSent = 0
+    }
+
+    /// Runs the import; the caller commits, or rolls back when ``ImportSummary/changedNothing``.
+    /// - Parameter startedAt: the server's clock at the start, for `imports`.
+    func run(startedAt: String) throws -> ImportSummary {
+        let fresh = try prepareSchema()
+        let tables = GTFSFile.allCases.map(PostgresTable.init)
+        let described = PostgresStore.describe(source)
+        let existing = try PostgresStore.feedNumber(options.feed, schema: schema, connection: connection)
+        let incremental = existing != nil && options.update == .automatic
+        summary.kind = incremental ? .incremental : .full
+
+        // What the schema holds of the feed, and which files are as it holds them.
+        var stored: [GTFSFile: (hash: String?, read: Int, stored: Int, rejected: Int)] = [:]
+        if let existing {
+            for row in try connection.query(
+                "SELECT table_name, content_hash, rows_read, rows_stored, rows_rejected FROM \(schema).feed_tables WHERE feed = $1",
+                [String(existing)], "read the stored tables")
+            {
+                guard let name = row[0], let file = GTFSFile(rawValue: name) else { continue }
+                stored[file] = (row[1], Int(row[2] ?? "") ?? 0, Int(row[3] ?? "") ?? 0, Int(row[4] ?? "") ?? 0)
+            }
+        }
+        var unchanged: [GTFSFile: String] = [:]
+        if incremental {
+            report(.hashing)
+            let hashStart = clock.now
+            unchanged = try unchangedFiles(stored: stored.compactMapValues(\.hash))
+            summary.hashDuration = clock.now - hashStart
+        }
+        let entries = try source.entries()
+        let given = Set(entries.compactMap(\.table))
+        // A whole feed replaces every table; single files, their own.
+        let replaced = source.isWholeFeed ? Set(GTFSFile.allCases) : given
+        let dropped = source.isWholeFeed ? Set(stored.keys).subtracting(given) : []
+        summary.replacedTables = GTFSFile.loadOrder.filter { replaced.contains($0) && unchanged[$0] == nil }
+        let unchangedTables = unchanged.map { file, hash in
+            var table = TableImport(fileName: entries.first { $0.table == file }?.fileName ?? file.fileName, file: file)
+            let state = stored[file]
+            table.rowsRead = state?.read ?? 0
+            table.rowsStored = state?.stored ?? 0
+            table.rowsRejected = state?.rejected ?? 0
+            table.changes = TableChanges(unchanged: table.rowsStored)
+            table.contentHash = hash
+            table.isUnchangedFile = true
+            return table
+        }
+        if incremental && !unchanged.isEmpty && given.subtracting(unchanged.keys).isEmpty && dropped.isEmpty {
+            summary.changedNothing = true
+            summary.tables = Self.inLoadOrder(unchangedTables)
+            summary.contentHash = try PostgresStore.contentHash(feed: existing, schema: schema, connection: connection)
+            summary.duration = clock.now - start
+            return summary
+        }
+
+        let feed: Int32
+        var deleted: [GTFSFile: Int] = [:]
+        if let existing {
+            feed = existing
+            _ = try connection.query("UPDATE \(schema).feeds SET source = $2 WHERE feed = $1", [String(feed), described], "update feeds")
+            let emptied = incremental ? dropped : replaced.subtracting(unchanged.keys)
+            if !emptied.isEmpty {
+                report(.removingRows)
+                for table in tables where emptied.contains(table.file) {
+                    let count = try connection.execute(
+                        "DELETE FROM \(schema).\(table.name) WHERE feed = \(feed)", "delete the old rows of \(table.name)")
+                    if count > 0 { deleted[table.file] = count }
+                }
+            }
+        } else {
+            let rows = try connection.query(
+                "INSERT INTO \(schema).feeds (feed, name, source) SELECT coalesce(max(feed), 0) + 1, $1, $2 FROM \(schema).feeds RETURNING feed",
+                [options.feed, described], "add feed \(options.feed)")
+            guard let number = rows.first?.first.flatMap({ $0 }).flatMap({ Int32($0) }) else {
+                throw PostgresError(target: connection.target, operation: "add feed \(options.feed)", message: "the server returned no feed number")
+            }
+            feed = number
+        }
+
+        // The files that changed, each sent with COPY as it is parsed.
+        var parseOptions = options.parseOptions
+        if !unchanged.isEmpty { parseOptions.tables = given.subtracting(unchanged.keys) }
+        var loaded: [GTFSFile: Loaded] = [:]
+        var open: (table: PostgresTable, stream: CopyStream, staged: StagedTable?, fileName: String, began: ContinuousClock.Instant)?
+        let loadStart = clock.now
+        rowsStart = loadStart
+        func finishFile() throws {
+            guard let current = open else { return }
+            open = nil
+            try current.stream.send(BinaryRowEncoder.trailer)
+            let sent = try current.stream.finish()
+            var result = Loaded(fileName: current.fileName, rowsSent: sent)
+            if let staged = current.staged {
+                (result.changes, result.rejected) = try staged.merge(staged: sent, fileName: current.fileName)
+            } else {
+                result.changes.inserted = sent
+            }
+            result.changes.deleted += deleted[current.table.file] ?? 0
+            loaded[current.table.file] = result
+            progress.finishedFiles.append(
+                ImportProgress.FinishedFile(
+                    fileName: current.fileName, table: current.table.file, rows: sent - result.rejected.count, duration: clock.now - current.began))
+        }
+        report(.loading)
+        let parser = FeedParser(source: source, options: parseOptions)
+        let parsed: FeedSummary
+        do {
+            parsed = try parser.parse(shouldContinue: shouldContinue, progress: offerLoading) { batch in
+                if open?.table.file != batch.file {
+                    try finishFile()
+                    let table = PostgresTable(batch.file)
+                    let staged = fresh ? nil : try StagedTable(table, schema: schema, feed: feed, connection: connection)
+                    let stream = try connection.beginCopy(
+                        staged?.copyStatement ?? table.copyStatement(schema: schema, freeze: true), "COPY \(table.name)")
+                    open = (table, stream, staged, batch.fileName, clock.now)
+                    progress.table = batch.file
+                    try stream.send(BinaryRowEncoder.header)
+                }
+                guard let (table, stream, _, _, _) = open else { return }
+                let encoded = batch.accept(BatchEncoding(feed: feed, types: table.types))
+                if let (column, value) = encoded.overflow {
+                    let field = table.description.fields[column]
+                    throw GTFSError(
+                        .invalidValue, file: batch.fileName, line: batch.lines.first, column: field.name,
+                        message: "\(value) does not fit PostgreSQL's \(PostgresColumnType(field.type).sql)")
+                }
+                try stream.send(encoded.bytes)
+                progress.rowsByTable[batch.file, default: 0] += batch.count
+            }
+            try finishFile()
+        } catch {
+            open?.stream.abandon(because: "the import failed")
+            throw error
+        }
+        if fresh {
+            report(.buildingIndexes)
+            for table in tables {
+                let fileName = parsed.table(table.file)?.fileName ?? table.file.fileName
+                let rejected = try PostgresKeys.addKey(to: table, schema: schema, fileName: fileName, connection: connection)
+                if !rejected.isEmpty {
+                    loaded[table.file]?.rejected += rejected
+                    loaded[table.file]?.changes.inserted -= rejected.count
+                }
+            }
+        }
+        summary.loadDuration = clock.now - loadStart
+
+        // The per-file results, and the limit on rejected rows.
+        var results: [TableImport] = []
+        for table in parsed.tables {
+            guard let file = table.file else { continue }
+            let load = loaded[file] ?? Loaded(fileName: table.fileName)
+            var result = TableImport(fileName: table.fileName, file: file)
+            result.rowsRead = table.rowsRead
+            result.rowsRejected = table.rowsRejected + load.rejected.count
+            result.rowsStored = table.rowsRead - result.rowsRejected
+            result.errors = Array((table.errors + load.rejected).prefix(options.maxStoredErrors))
+            result.warnings = table.warnings
+            result.warningCount = table.warningCount
+            result.bytesRead = table.bytesRead
+            result.contentHash = table.contentHash
+            result.changes = load.changes
+            if load.rowsSent == 0 { result.changes.deleted += deleted[file] ?? 0 }
+            guard options.maxRejected.allows(rejected: result.rowsRejected, of: result.rowsRead) else {
+                throw ImportError.tooManyRejected(
+                    file: result.fileName, rejected: result.rowsRejected, read: result.rowsRead, limit: options.maxRejected,
+                    first: result.errors.first)
+            }
+            results.append(result)
+        }
+        let listed = Set(results.map(\.file))
+        for (file, count) in deleted where !listed.contains(file) {
+            var result = TableImport(fileName: file.fileName, file: file)
+            result.changes = TableChanges(deleted: count)
+            results.append(result)
+        }
+        summary.tables = Self.inLoadOrder(results + unchangedTables)
+        summary.warnings = parsed.warnings
+        summary.skippedFiles = parsed.skippedFiles
+        summary.bytesRead = parsed.bytesRead
+
+        let indexStart = clock.now
+        report(.buildingIndexes)
+        for index in LookupIndex.all {
+            try connection.execute(
+                "CREATE INDEX IF NOT EXISTS \(index.name) ON \(schema).\(index.file.rawValue) (\(index.columns.joined(separator: ", ")))",
+                "index \(index.name)")
+        }
+        summary.indexDuration = clock.now - indexStart
+
+        if options.checksReferences {
+            report(.checkingReferences)
+            let checkStart = clock.now
+            // As in the SQLite store: a full import checks every table it replaced; an incremental one, those it changed.
+            let touched = incremental ? Set(summary.tables.filter { !$0.changes.isEmpty }.map(\.file)) : Set(summary.replacedTables)
+            for reference in ColumnReference.all where reference.involves(touched) {
+                guard shouldContinue() else { throw CancellationError() }
+                if let finding = try PostgresReferenceCheck.check(reference, schema: schema, feed: feed, connection: connection) {
+                    summary.integrity.findings.append(finding)
+                }
+                summary.integrity.checksRun += 1
+            }
+            summary.integrityDuration = clock.now - checkStart
+        }
+        try record(feed: feed, source: described, startedAt: startedAt)
+        report(.committing)
+        summary.duration = clock.now - start
+        return summary
+    }
+
+    /// The schema made ready: refused when it holds tables and no `feeds`; the feed tables created when
+    /// missing, and the GTFS tables too (without keys, for the load).
+    /// - Returns: whether the GTFS tables are new (created in this transaction).
+    private func prepareSchema() throws -> Bool {
+        let held = try connection.query(
+            "SELECT count(*), count(*) FILTER (WHERE tablename = 'feeds') FROM pg_tables WHERE schemaname = $1", [schema],
+            "look at schema \(schema)")
+        let tableCount = held.first?[0].flatMap { Int($0) } ?? 0
+        if tableCount > 0 && held.first?[1] == "0" {
+            throw PostgresError(
+                target: connection.target, operation: "schema \(schema)",
+                message: "holds \(tableCount) table\(tableCount == 1 ? "" : "s") of something else (no feeds table); give another --schema")
+        }
+        try connection.execute(
+            (["CREATE SCHEMA IF NOT EXISTS \(schema)"] + PostgresFeedTables.createStatements(schema: schema)).joined(separator: ";\n"),
+            "create schema \(schema)")
+        let existing = try connection.query(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = 'stop_times'", [schema], "look for the tables")
+        let fresh = existing.first?.first.flatMap { $0 } == "0"
+        if fresh {
+            let tables = GTFSFile.allCases.map(PostgresTable.init)
+            try connection.execute(tables.map { $0.createStatement(schema: schema) }.joined(separator: ";\n"), "create the tables")
+        }
+        // Keys and indexes are sorted in memory up to this size (the server's default is 64 MB), for this
+        // transaction only.
+        try connection.execute("SET LOCAL maintenance_work_mem = '256MB'", "set maintenance_work_mem")
+        return fresh
+    }
+
+    /// The files of the source whose content has the SHA-256 that `feed_tables` holds: read once more to
+    /// hash them, skipped by the import.
+    /// - Returns: each unchanged file's table and hash.
+    private func unchangedFiles(stored: [GTFSFile: String]) throws -> [GTFSFile: String] {
+        var unchanged: [GTFSFile: String] = [:]
+        var seen = Set<GTFSFile>()
+        for entry in try source.entries() {
+            guard let table = entry.table, seen.insert(table).inserted, entry.isRereadable, let storedHash = stored[table] else { continue }
+            let hash = try entry.contentHash(chunkSize: options.chunkSize, maxLineLength: options.parseOptions.maxLineLength, shouldContinue: shouldContinue)
+            if hash == storedHash { unchanged[table] = hash }
+        }
+        return unchanged
+    }
+
+    /// Writes what the import stored: `feed_tables` per file, a row in `imports`, and the feed's version.
+    private func record(feed: Int32, source: String, startedAt: String) throws(PostgresError) {
+        for table in summary.tables where !table.isUnchangedFile {
+            guard table.contentHash != nil || table.rowsRead > 0 else { continue }
+            _ = try connection.query(
+                """
+                INSERT INTO \(schema).feed_tables (feed, table_name, content_hash, rows_read, rows_stored, rows_rejected)
+                VALUES ($1, $2, $3, $4, $5, $6)
+                ON CONFLICT (table_name, feed) DO UPDATE SET content_hash = excluded.content_hash,
+                    rows_read = excluded.rows_read, rows_stored = excluded.rows_stored, rows_rejected = excluded.rows_rejected
+                """,
+                [String(feed), table.file.rawValue, table.contentHash, String(table.rowsRead), String(table.rowsStored), String(table.rowsRejected)],
+                "record \(table.file.rawValue)")
+        }
+        if self.source.isWholeFeed {
+            // A whole feed's tables are those it gave.
+            let kept = summary.tables.filter { $0.contentHash != nil || $0.isUnchangedFile }.map { "'\($0.file.rawValue)'" }
+            try connection.execute(
+                "DELETE FROM \(schema).feed_tables WHERE feed = \(feed)" + (kept.isEmpty ? "" : " AND table_name NOT IN (\(kept.joined(separator: ", ")))"),
+                "forget the old tables")
+        }
+        let contentHash = try PostgresStore.contentHash(feed: feed, schema: schema, connection: connection)
+        summary.contentHash = contentHash
+        let changes = summary.changes
+        let rows = try connection.query(
+            """
+            INSERT INTO \(schema).imports (feed_name, source, content_hash, started_at, ended_at, kind, outcome,
+                rows_inserted, rows_updated, rows_deleted, rows_unchanged, rows_rejected)
+            VALUES ($1, $2, $3, $4::timestamptz, clock_timestamp(), $5, 'completed', $6, $7, $8, $9, $10) RETURNING import_id
+            """,
+            [
+                options.feed, source, contentHash, startedAt, summary.kind.rawValue, String(changes.inserted), String(changes.updated),
+                String(changes.deleted), String(changes.unchanged), String(summary.rowsRejected),
+            ],
+            "log the import")
+        summary.importID = rows.first?.first.flatMap { $0 }.flatMap { Int64($0) }
+        _ = try connection.query(
+            "UPDATE \(schema).feeds SET imported_at = now(), import_id = $2, content_hash = $3 WHERE feed = $1",
+            [String(feed), summary.importID.map(String.init), contentHash], "update feeds")
+    }
+
+    /// A phase change, for the progress handler.
+    private func report(_ phase: ImportProgress.Phase) {
+        progress.phase = phase
+        offer()
+    }
+
+    /// The parser's progress while loading.
+    private func offerLoading(_ parsed: FeedProgress) {
+        progress.fileName = parsed.fileName
+        progress.bytesRead = parsed.bytesRead
+        progress.totalBytes = parsed.totalBytes
+        offer()
+    }
+
+    private func offer() {
+        guard let reporter else { return }
+        let now = clock.now
+        progress.elapsed = now - start
+        progress.loadingElapsed = rowsStart.map { now - $0 } ?? .zero
+        reporter.offer(progress)
+    }
+
+    /// The last report: the import is done.
+    func finished() {
+        report(.finished)
+    }
+
+    private static func inLoadOrder(_ tables: [TableImport]) -> [TableImport] {
+        tables.sorted { (GTFSFile.loadOrder.firstIndex(of: $0.file) ?? 0) < (GTFSFile.loadOrder.firstIndex(of: $1.file) ?? 0) }
+    }
+}
+
+/// Encodes one batch's records with their concrete type.
+private struct BatchEncoding: RecordBatchVisitor {
+    let feed: Int32
+    let types: [PostgresColumnType]
+
+    func visit<R: GTFSRecord>(_ records: [R]) -> (bytes: [UInt8], overflow: (column: Int, value: Int)?) {
+        var encoder = BinaryRowEncoder(types: types)
+        for record in records {
+            encoder.beginRow(feed: feed)
+            record.write(to: &encoder)
+        }
+        return (encoder.takeBytes(), encoder.overflow)
+    }
+}

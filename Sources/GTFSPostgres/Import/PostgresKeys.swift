@@ -1,0 +1,49 @@
+import GTFS
+
+/// Keys of tables loaded without one: added after the load, and rows that repeat a key rejected by name.
+enum PostgresKeys {
+    /// Adds the key of a table created and loaded in this transaction. When rows repeat a key, the later
+    /// ones (in load order) are deleted, named, and the key added again: a repeated key costs only the
+    /// imports that have one.
+    /// - Returns: the errors of the rows deleted.
+    static func addKey(
+        to table: PostgresTable, schema: String, fileName: String, connection: PostgresConnection
+    ) throws(PostgresError) -> [GTFSError] {
+        let statements = table.keyStatements(schema: schema)
+        guard !statements.isEmpty else { return [] }
+        try connection.execute("SAVEPOINT key", "key \(table.name)")
+        do {
+            for statement in statements { try connection.execute(statement, "key \(table.name)") }
+            try connection.execute("RELEASE SAVEPOINT key", "key \(table.name)")
+            return []
+        } catch where error.sqlState == "23505" {
+            try connection.execute("ROLLBACK TO SAVEPOINT key", "key \(table.name)")
+        }
+        let rejected = try removeRepeatedKeys(of: table, in: "\(schema).\(table.name)", fileName: fileName, connection: connection)
+        for statement in statements { try connection.execute(statement, "key \(table.name)") }
+        return rejected
+    }
+
+    /// Deletes the rows of `relation` whose key (with `feed`) an earlier row holds. `relation` must have
+    /// been only appended to in this transaction, so that `ctid` order is load order.
+    /// - Returns: the errors of the rows deleted, in no particular order.
+    static func removeRepeatedKeys(
+        of table: PostgresTable, in relation: String, fileName: String, connection: PostgresConnection
+    ) throws(PostgresError) -> [GTFSError] {
+        let key = table.keyExpressions
+        let deleted = try connection.query(
+            """
+            DELETE FROM \(relation) t USING (
+                SELECT ctid, row_number() OVER (PARTITION BY \(key.joined(separator: ", ")), feed ORDER BY ctid) AS n
+                FROM \(relation)) d
+            WHERE t.ctid = d.ctid AND d.n > 1
+            RETURNING \(table.description.keyFields.map { "t.\($0.name)::text" }.joined(separator: ", "))
+            """, [], "remove repeated keys of \(table.name)")
+        let columns = table.description.keyFields.map(\.name).joined(separator: ", ")
+        return deleted.map { values in
+            GTFSError(
+                .duplicateKey, file: fileName, column: columns, text: "(" + values.map { "\"\($0 ?? "")\"" }.joined(separator: ", ") + ")",
+                message: "repeats an earlier row; rejected")
+        }
+    }
+}
