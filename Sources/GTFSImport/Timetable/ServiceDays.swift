@@ -4,10 +4,10 @@ import GTFS
 
 /// Fills `service_days` (every date each service runs) and, through ``FeedClock``, `feed_days` and
 /// `feed_utc_offsets` for one feed, from `calendar`, `calendar_dates` and the agency's time zone.
-enum ServiceDays {
+package enum ServiceDays {
     /// The most days the service days of a feed span, counted from its first date: a calendar that runs
     /// "until 2099" (some feeds say forever this way) would otherwise fill the table with decades of rows.
-    static let longestSpan = 5 * 366
+    package static let longestSpan = 5 * 366
 
     /// Computes and writes the feed's service days, service dates and offsets.
     /// - Returns: warnings: a time zone that is missing or unknown (times are then placed in UTC), calendars

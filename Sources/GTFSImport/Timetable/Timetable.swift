@@ -1,13 +1,13 @@
 import GRDB
-import GTFS
+package import GTFS
 
 /// The tables of a feed's timetable as people read it (see ``SchemaV4``): service days, the instants
 /// GTFS times count from, the runs of frequency-based trips, and the stop indexes. They are derived from
 /// the feed's GTFS tables and rebuilt, per feed and per part, whenever an import changes the files a part
 /// comes from, inside the import's transaction: readers never see them out of step with the rows.
-enum Timetable {
+package enum Timetable {
     /// The parts, and the files each is derived from.
-    enum Part: CaseIterable {
+    package enum Part: CaseIterable {
         /// `service_days`, `feed_days`, `feed_utc_offsets`.
         case calendar
         /// `frequency_runs`.
@@ -15,7 +15,7 @@ enum Timetable {
         /// `stops_rtree`, `stops_names`.
         case stops
 
-        var sources: Set<GTFSFile> {
+        package var sources: Set<GTFSFile> {
             switch self {
             case .calendar: [.calendar, .calendarDates, .agency]
             case .frequencies: [.frequencies, .stopTimes]

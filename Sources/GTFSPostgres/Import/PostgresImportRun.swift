@@ -222,6 +222,10 @@ final class PostgresImportRun {
         summary.skippedFiles = parsed.skippedFiles
         summary.bytesRead = parsed.bytesRead
 
+        // As in the SQLite store: a full import rebuilds and checks what it replaced; an incremental one, what it changed.
+        let touched = incremental ? Set(summary.tables.filter { !$0.changes.isEmpty }.map(\.file)) : Set(summary.replacedTables)
+        summary.warnings += try PostgresTimetable.update(schema: schema, feed: feed, changed: touched, connection: connection)
+
         let indexStart = clock.now
         report(.buildingIndexes)
         for index in LookupIndex.all {
@@ -234,8 +238,6 @@ final class PostgresImportRun {
         if options.checksReferences {
             report(.checkingReferences)
             let checkStart = clock.now
-            // As in the SQLite store: a full import checks every table it replaced; an incremental one, those it changed.
-            let touched = incremental ? Set(summary.tables.filter { !$0.changes.isEmpty }.map(\.file)) : Set(summary.replacedTables)
             for reference in ColumnReference.all where reference.involves(touched) {
                 guard shouldContinue() else { throw CancellationError() }
                 if let finding = try PostgresReferenceCheck.check(reference, schema: schema, feed: feed, connection: connection) {
@@ -274,6 +276,7 @@ final class PostgresImportRun {
             let tables = GTFSFile.allCases.map(PostgresTable.init)
             try connection.execute(tables.map { $0.createStatement(schema: schema) }.joined(separator: ";\n"), "create the tables")
         }
+        try connection.execute(PostgresTimetable.createStatements(schema: schema).joined(separator: ";\n"), "create the timetable")
         // Keys and indexes are sorted in memory up to this size (the server's default is 64 MB), for this
         // transaction only.
         try connection.execute("SET LOCAL maintenance_work_mem = '256MB'", "set maintenance_work_mem")

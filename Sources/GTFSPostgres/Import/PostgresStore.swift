@@ -179,6 +179,7 @@ public final class PostgresStore {
             }
             var removed = 0
             for file in GTFSFile.allCases { removed += try deleteRows(of: PostgresTable(file), feed: feed) }
+            try PostgresTimetable.remove(schema: schema, feed: feed, connection: connection)
             try connection.execute(
                 "DELETE FROM \(schema).feed_tables WHERE feed = \(feed); DELETE FROM \(schema).feeds WHERE feed = \(feed)",
                 "remove feed \(feedName)")

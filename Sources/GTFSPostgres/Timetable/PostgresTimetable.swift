@@ -1,0 +1,245 @@
+import GTFS
+import GTFSImport
+
+/// The timetable as people read it, as in the SQLite store (docs/Database.md): `service_days`,
+/// `feed_days` and `frequency_runs` derived from a feed's tables in SQL and rebuilt, per feed and per part,
+/// whenever an import changes the files a part comes from (``GTFSImport/Timetable/Part/sources``); the
+/// views `arrivals_departures` and `connections` over them; and `…_readable` views with times as `HH:MM:SS`.
+///
+/// Where the SQLite store keeps a table of UTC offsets for local times, PostgreSQL knows the time zones:
+/// `feed_time_zones` names each feed's zone and `local_text(instant, zone)` writes an instant in it.
+enum PostgresTimetable {
+    /// `CREATE … IF NOT EXISTS` of the tables, and `CREATE OR REPLACE` of the function and views, in `schema`.
+    static func createStatements(schema: String) -> [String] {
+        [
+            "CREATE TABLE IF NOT EXISTS \(schema).service_days (feed integer NOT NULL, date date NOT NULL, service_id text NOT NULL, PRIMARY KEY (feed, date, service_id))",
+            "CREATE TABLE IF NOT EXISTS \(schema).feed_days (feed integer NOT NULL, date date NOT NULL, day_start bigint NOT NULL, PRIMARY KEY (feed, date))",
+            "CREATE TABLE IF NOT EXISTS \(schema).feed_time_zones (feed integer PRIMARY KEY, time_zone text NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS \(schema).frequency_runs (feed integer NOT NULL, trip_id text NOT NULL, run_start integer NOT NULL,
+                shift integer NOT NULL, exact_times smallint NOT NULL, PRIMARY KEY (feed, trip_id, run_start))
+            """,
+            """
+            CREATE OR REPLACE FUNCTION \(schema).local_text(instant bigint, zone text) RETURNS text LANGUAGE sql STABLE AS $$
+                SELECT to_char(l.local, 'YYYY-MM-DD"T"HH24:MI:SS') || CASE WHEN o.seconds < 0 THEN '-' ELSE '+' END
+                    || lpad((abs(o.seconds) / 3600)::text, 2, '0') || ':' || lpad((abs(o.seconds) % 3600 / 60)::text, 2, '0')
+                FROM (SELECT to_timestamp(instant) AT TIME ZONE zone AS local) l,
+                    LATERAL (SELECT extract(epoch FROM l.local - (to_timestamp(instant) AT TIME ZONE 'UTC'))::integer AS seconds) o
+                WHERE instant IS NOT NULL
+            $$
+            """,
+            """
+            CREATE OR REPLACE VIEW \(schema).arrivals_departures AS
+            SELECT
+                st.feed, sd.date, st.trip_id, st.stop_sequence, st.stop_id,
+                fd.day_start + st.arrival_time + coalesce(fr.shift, 0) AS arrival,
+                fd.day_start + st.departure_time + coalesce(fr.shift, 0) AS departure,
+                \(schema).local_text(fd.day_start + st.arrival_time + coalesce(fr.shift, 0), z.time_zone) AS arrival_local,
+                \(schema).local_text(fd.day_start + st.departure_time + coalesce(fr.shift, 0), z.time_zone) AS departure_local,
+                t.route_id, r.route_short_name, r.route_long_name, r.route_type,
+                coalesce(st.stop_headsign, t.trip_headsign) AS headsign,
+                t.direction_id, t.service_id, s.stop_name, s.parent_station, s.platform_code, st.pickup_type, st.drop_off_type,
+                NOT EXISTS (SELECT 1 FROM \(schema).stop_times p WHERE p.trip_id = st.trip_id AND p.feed = st.feed AND p.stop_sequence < st.stop_sequence)
+                    AS is_first_stop,
+                NOT EXISTS (SELECT 1 FROM \(schema).stop_times n WHERE n.trip_id = st.trip_id AND n.feed = st.feed AND n.stop_sequence > st.stop_sequence)
+                    AS is_last_stop,
+                coalesce(fr.shift, 0) AS run_shift,
+                fr.exact_times
+            FROM \(schema).stop_times st
+            JOIN \(schema).trips t ON t.feed = st.feed AND t.trip_id = st.trip_id
+            JOIN \(schema).service_days sd ON sd.feed = t.feed AND sd.service_id = t.service_id
+            JOIN \(schema).feed_days fd ON fd.feed = sd.feed AND fd.date = sd.date
+            JOIN \(schema).feed_time_zones z ON z.feed = st.feed
+            LEFT JOIN \(schema).frequency_runs fr ON fr.feed = st.feed AND fr.trip_id = st.trip_id
+            LEFT JOIN \(schema).routes r ON r.feed = t.feed AND r.route_id = t.route_id
+            LEFT JOIN \(schema).stops s ON s.feed = st.feed AND s.stop_id = st.stop_id
+            WHERE fr.trip_id IS NOT NULL
+                OR NOT EXISTS (SELECT 1 FROM \(schema).frequencies f WHERE f.trip_id = st.trip_id AND f.feed = st.feed)
+            """,
+            """
+            CREATE OR REPLACE VIEW \(schema).connections AS
+            SELECT
+                a.feed, sd.date, a.trip_id, t.route_id, r.route_short_name, r.route_type,
+                coalesce(a.stop_headsign, t.trip_headsign) AS headsign,
+                a.stop_id AS from_stop_id,
+                a.stop_sequence AS from_stop_sequence,
+                fd.day_start + a.departure_time + coalesce(fr.shift, 0) AS departure,
+                \(schema).local_text(fd.day_start + a.departure_time + coalesce(fr.shift, 0), z.time_zone) AS departure_local,
+                b.stop_id AS to_stop_id,
+                b.stop_sequence AS to_stop_sequence,
+                fd.day_start + b.arrival_time + coalesce(fr.shift, 0) AS arrival,
+                \(schema).local_text(fd.day_start + b.arrival_time + coalesce(fr.shift, 0), z.time_zone) AS arrival_local,
+                coalesce(fr.shift, 0) AS run_shift
+            FROM \(schema).stop_times a
+            JOIN LATERAL (
+                SELECT c.stop_id, c.stop_sequence, c.arrival_time FROM \(schema).stop_times c
+                WHERE c.feed = a.feed AND c.trip_id = a.trip_id AND c.stop_sequence > a.stop_sequence
+                ORDER BY c.stop_sequence LIMIT 1) b ON true
+            JOIN \(schema).trips t ON t.feed = a.feed AND t.trip_id = a.trip_id
+            JOIN \(schema).service_days sd ON sd.feed = t.feed AND sd.service_id = t.service_id
+            JOIN \(schema).feed_days fd ON fd.feed = sd.feed AND fd.date = sd.date
+            JOIN \(schema).feed_time_zones z ON z.feed = a.feed
+            LEFT JOIN \(schema).frequency_runs fr ON fr.feed = a.feed AND fr.trip_id = a.trip_id
+            LEFT JOIN \(schema).routes r ON r.feed = t.feed AND r.route_id = t.route_id
+            WHERE fr.trip_id IS NOT NULL
+                OR NOT EXISTS (SELECT 1 FROM \(schema).frequencies f WHERE f.trip_id = a.trip_id AND f.feed = a.feed)
+            """,
+        ] + readableViews(schema: schema)
+    }
+
+    /// A `…_readable` view for each table with times: every column, times as `HH:MM:SS` (hours may pass 24).
+    /// Dates need none: they are `date`.
+    static func readableViews(schema: String) -> [String] {
+        GTFSFile.allCases.compactMap { file in
+            let fields = file.table.fields
+            guard fields.contains(where: { $0.type == .time }) else { return nil }
+            let columns = fields.map { field in
+                field.type == .time
+                    ? "lpad((\(field.name) / 3600)::text, 2, '0') || ':' || lpad((\(field.name) / 60 % 60)::text, 2, '0') || ':' "
+                        + "|| lpad((\(field.name) % 60)::text, 2, '0') AS \(field.name)"
+                    : field.name
+            }
+            return "CREATE OR REPLACE VIEW \(schema).\(file.rawValue)_readable AS SELECT feed, \(columns.joined(separator: ", ")) FROM \(schema).\(file.rawValue)"
+        }
+    }
+
+    /// The tables each part fills.
+    private static func tables(of part: Timetable.Part) -> [String] {
+        switch part {
+        case .calendar: ["service_days", "feed_days", "feed_time_zones"]
+        case .frequencies: ["frequency_runs"]
+        case .stops: []
+        }
+    }
+
+    /// Rebuilds the parts of `feed` that come from a file in `changed`.
+    /// - Returns: warnings about the feed, as the SQLite store gives them.
+    static func update(
+        schema: String, feed: Int32, changed: Set<GTFSFile>, connection: PostgresConnection
+    ) throws(PostgresError) -> [GTFSWarning] {
+        var warnings: [GTFSWarning] = []
+        for part in Timetable.Part.allCases where !part.sources.isDisjoint(with: changed) {
+            for table in tables(of: part) {
+                try connection.execute("DELETE FROM \(schema).\(table) WHERE feed = \(feed)", "rebuild \(table)")
+            }
+            switch part {
+            case .calendar: warnings += try buildCalendar(schema: schema, feed: feed, connection: connection)
+            case .frequencies: warnings += try buildFrequencyRuns(schema: schema, feed: feed, connection: connection)
+            case .stops: break
+            }
+        }
+        return warnings
+    }
+
+    /// Deletes what the timetable holds of `feed` (a feed being removed).
+    static func remove(schema: String, feed: Int32, connection: PostgresConnection) throws(PostgresError) {
+        for table in Timetable.Part.allCases.flatMap(tables(of:)) {
+            try connection.execute("DELETE FROM \(schema).\(table) WHERE feed = \(feed)", "delete from \(table)")
+        }
+    }
+
+    /// `service_days` (calendars, then the dates added and removed), `feed_days` and the feed's time zone:
+    /// the same days as the SQLite store, up to ``GTFSImport/ServiceDays/longestSpan`` days from the first.
+    private static func buildCalendar(schema: String, feed: Int32, connection: PostgresConnection) throws(PostgresError) -> [GTFSWarning] {
+        var warnings: [GTFSWarning] = []
+        let span = ServiceDays.longestSpan
+        let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].enumerated()
+            .map { "(extract(isodow FROM d) = \($0.offset + 1) AND c.\($0.element) = 1)" }.joined(separator: " OR ")
+        try connection.execute(
+            """
+            WITH bounds AS (
+                SELECT min(d) AS first FROM (
+                    SELECT start_date AS d FROM \(schema).calendar WHERE feed = \(feed)
+                    UNION ALL SELECT date FROM \(schema).calendar_dates WHERE feed = \(feed)) x),
+            regular AS (
+                SELECT c.service_id, d::date AS date
+                FROM \(schema).calendar c, bounds b,
+                    generate_series(c.start_date::timestamp, least(c.end_date, b.first + \(span - 1))::timestamp, interval '1 day') d
+                WHERE c.feed = \(feed) AND (\(weekdays))),
+            exceptions AS (
+                SELECT e.service_id, e.date, e.exception_type FROM \(schema).calendar_dates e, bounds b
+                WHERE e.feed = \(feed) AND e.date < b.first + \(span))
+            INSERT INTO \(schema).service_days (feed, date, service_id)
+            SELECT \(feed), date, service_id FROM (
+                SELECT service_id, date FROM regular
+                UNION SELECT service_id, date FROM exceptions WHERE exception_type = 1
+                EXCEPT SELECT service_id, date FROM exceptions WHERE exception_type = 2) days
+            """, "fill service_days")
+        let clipped = try connection.query(
+            """
+            SELECT c.service_id, to_char(c.end_date, 'YYYYMMDD'), to_char(b.first + \(span - 1), 'YYYYMMDD')
+            FROM \(schema).calendar c, (SELECT min(d) AS first FROM (
+                SELECT start_date AS d FROM \(schema).calendar WHERE feed = \(feed)
+                UNION ALL SELECT date FROM \(schema).calendar_dates WHERE feed = \(feed)) x) b
+            WHERE c.feed = \(feed) AND c.end_date > b.first + \(span - 1) ORDER BY c.service_id LIMIT 1
+            """, [], "look for long calendars")
+        if let row = clipped.first, let service = row[0], let end = row[1], let last = row[2].flatMap({ GTFSDate($0) }) {
+            warnings.append(
+                GTFSError(
+                    .invalidValue, file: GTFSFile.calendar.fileName, column: "end_date",
+                    message: "service \(service) runs until \(end): service days are kept up to \(last), \(span) days from the feed's first date"))
+        }
+
+        // The zone: the first agency's (by agency_id; the reference wants one zone per feed), else UTC.
+        let zones = try connection.query(
+            """
+            SELECT a.agency_timezone, EXISTS (SELECT 1 FROM pg_timezone_names n WHERE n.name = a.agency_timezone)
+            FROM \(schema).agency a WHERE a.feed = \(feed) AND a.agency_timezone IS NOT NULL ORDER BY a.agency_id NULLS FIRST LIMIT 1
+            """, [], "read the time zone")
+        var zone = "UTC"
+        var zoneWarning: GTFSWarning?
+        if let row = zones.first, let name = row[0] {
+            if row[1] == "t" {
+                zone = name
+            } else {
+                zoneWarning = GTFSError(
+                    .invalidValue, file: GTFSFile.agency.fileName, column: "agency_timezone", text: name,
+                    message: "is not a known time zone: times are placed in UTC")
+            }
+        } else {
+            zoneWarning = GTFSError(
+                .missingValue, file: GTFSFile.agency.fileName, column: "agency_timezone", message: "is missing: times are placed in UTC")
+        }
+        let days = try connection.query(
+            """
+            WITH zone AS (INSERT INTO \(schema).feed_time_zones (feed, time_zone) VALUES (\(feed), $1) RETURNING time_zone)
+            INSERT INTO \(schema).feed_days (feed, date, day_start)
+            SELECT \(feed), d.date, extract(epoch FROM (d.date + time '12:00') AT TIME ZONE z.time_zone)::bigint - 43200
+            FROM (SELECT DISTINCT date FROM \(schema).service_days WHERE feed = \(feed)) d, zone z
+            RETURNING 1
+            """, [zone], "fill feed_days")
+        // As in the SQLite store, the zone matters only to a feed with service days.
+        if let zoneWarning, !days.isEmpty { warnings.append(zoneWarning) }
+        return warnings
+    }
+
+    /// `frequency_runs`: every run of each row of `frequencies.txt`, `start_time` then every
+    /// `headway_secs` before `end_time`, at most ``GTFSImport/FrequencyRuns/maxRunsPerRow`` per row.
+    private static func buildFrequencyRuns(schema: String, feed: Int32, connection: PostgresConnection) throws(PostgresError) -> [GTFSWarning] {
+        let limit = FrequencyRuns.maxRunsPerRow
+        try connection.execute(
+            """
+            INSERT INTO \(schema).frequency_runs (feed, trip_id, run_start, shift, exact_times)
+            SELECT f.feed, f.trip_id, g.run, g.run - first.t, coalesce(f.exact_times, 0)
+            FROM \(schema).frequencies f
+            CROSS JOIN LATERAL (
+                SELECT coalesce(st.departure_time, st.arrival_time) AS t FROM \(schema).stop_times st
+                WHERE st.feed = f.feed AND st.trip_id = f.trip_id ORDER BY st.stop_sequence LIMIT 1) first
+            CROSS JOIN LATERAL generate_series(f.start_time, f.end_time - 1, f.headway_secs) WITH ORDINALITY g(run, n)
+            WHERE f.feed = \(feed) AND f.headway_secs >= 1 AND g.n <= \(limit) AND first.t IS NOT NULL
+            ON CONFLICT DO NOTHING
+            """, "fill frequency_runs")
+        let problems = try connection.query(
+            """
+            SELECT trip_id, headway_secs, headway_secs < 1 FROM \(schema).frequencies
+            WHERE feed = \(feed) AND (headway_secs < 1 OR (end_time - start_time + headway_secs - 1) / headway_secs > \(limit))
+            ORDER BY trip_id, start_time
+            """, [], "look for frequencies without runs")
+        return problems.map { row in
+            let trip = row[0] ?? "", headway = row[1] ?? ""
+            return GTFSError(
+                .invalidValue, file: GTFSFile.frequencies.fileName, column: "headway_secs", text: headway,
+                message: row[2] == "t" ? "of trip \(trip) gives no runs" : "of trip \(trip) gives more than \(limit) runs; the first \(limit) are kept")
+        }
+    }
+}
