@@ -23,6 +23,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The PostgreSQL schema of the tables, with --db postgresql://….", valueName: "NAME"))
     var schema = "gtfs"
 
+    @Flag(name: .long, help: "With PostgreSQL: neither create nor use PostGIS (no stops.geom, no shape_lines).")
+    var noPostgis = false
+
     @Option(name: .long, help: ArgumentHelp("The feed the rows belong to; several feeds live side by side in one database.", valueName: "NAME"))
     var feed = ImportOptions().feed
 

@@ -27,6 +27,7 @@ extension ImportCommand {
     /// transaction rolls back.
     func runPostgres(_ source: FeedSource) throws {
         let store = Self.openPostgres(db, schema: schema, nothing: "nothing was imported")
+        store.usesPostGIS = !noPostgis
         let canceller = store.canceller
         let database = "\(store.target) schema \(schema)"
         let signals = Mutex<SignalCancellation?>(nil)

@@ -15,6 +15,9 @@ final class PostgresImportRun {
     private let options: ImportOptions
     private let reporter: ProgressReporter?
     private let shouldContinue: () -> Bool
+    private let usesPostGIS: Bool
+    /// PostGIS, when the server has it and the store uses it.
+    private var postgis: PostGIS?
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var rowsStart: ContinuousClock.Instant?
@@ -22,9 +25,10 @@ final class PostgresImportRun {
     private var summary = ImportSummary()
 
     init(
-        connection: PostgresConnection, schema: String, source: FeedSource, options: ImportOptions, reporter: ProgressReporter?,
-        shouldContinue: @escaping () -> Bool
+        connection: PostgresConnection, schema: String, source: FeedSource, options: ImportOptions, usesPostGIS: Bool,
+        reporter: ProgressReporter?, shouldContinue: @escaping () -> Bool
     ) {
+        self.usesPostGIS = usesPostGIS
         self.connection = connection
         self.schema = schema
         self.source = source
@@ -225,6 +229,11 @@ final class PostgresImportRun {
         // As in the SQLite store: a full import rebuilds and checks what it replaced; an incremental one, what it changed.
         let touched = incremental ? Set(summary.tables.filter { !$0.changes.isEmpty }.map(\.file)) : Set(summary.replacedTables)
         summary.warnings += try PostgresTimetable.update(schema: schema, feed: feed, changed: touched, connection: connection)
+        if let postgis, touched.contains(.shapes) {
+            try postgis.updateShapeLines(schema: schema, feed: feed, connection: connection)
+        } else if postgis == nil, usesPostGIS, !touched.isDisjoint(with: [.stops, .shapes]) {
+            summary.warnings.append(PostGIS.unavailable)
+        }
 
         let indexStart = clock.now
         report(.buildingIndexes)
@@ -233,6 +242,7 @@ final class PostgresImportRun {
                 "CREATE INDEX IF NOT EXISTS \(index.name) ON \(schema).\(index.file.rawValue) (\(index.columns.joined(separator: ", ")))",
                 "index \(index.name)")
         }
+        try postgis?.createIndexes(schema: schema, connection: connection)
         summary.indexDuration = clock.now - indexStart
 
         if options.checksReferences {
@@ -277,6 +287,10 @@ final class PostgresImportRun {
             try connection.execute(tables.map { $0.createStatement(schema: schema) }.joined(separator: ";\n"), "create the tables")
         }
         try connection.execute(PostgresTimetable.createStatements(schema: schema).joined(separator: ";\n"), "create the timetable")
+        if usesPostGIS, let postgis = try PostGIS.enable(connection: connection) {
+            try postgis.addColumns(schema: schema, connection: connection)
+            self.postgis = postgis
+        }
         // Keys and indexes are sorted in memory up to this size (the server's default is 64 MB), for this
         // transaction only.
         try connection.execute("SET LOCAL maintenance_work_mem = '256MB'", "set maintenance_work_mem")

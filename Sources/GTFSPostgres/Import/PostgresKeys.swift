@@ -17,7 +17,7 @@ enum PostgresKeys {
             try connection.execute("RELEASE SAVEPOINT key", "key \(table.name)")
             return []
         } catch where error.sqlState == "23505" {
-            try connection.execute("ROLLBACK TO SAVEPOINT key", "key \(table.name)")
+            try connection.execute("ROLLBACK TO SAVEPOINT key; RELEASE SAVEPOINT key", "key \(table.name)")
         }
         let rejected = try removeRepeatedKeys(of: table, in: "\(schema).\(table.name)", fileName: fileName, connection: connection)
         for statement in statements { try connection.execute(statement, "key \(table.name)") }

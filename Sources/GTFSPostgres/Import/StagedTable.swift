@@ -55,7 +55,7 @@ struct StagedTable {
             return (changes, [])
         } catch where error.sqlState == "21000" {
             // "ON CONFLICT DO UPDATE command cannot affect row a second time": new rows repeat a key.
-            try connection.execute("ROLLBACK TO SAVEPOINT merge", "merge \(table.name)")
+            try connection.execute("ROLLBACK TO SAVEPOINT merge; RELEASE SAVEPOINT merge", "merge \(table.name)")
         }
         let rejected = try PostgresKeys.removeRepeatedKeys(of: table, in: "pg_temp.\(name)", fileName: fileName, connection: connection)
         return (try mergeByKey(staged: staged - rejected.count), rejected)

@@ -1,0 +1,66 @@
+import Foundation
+import GTFS
+import GTFSImport
+@testable import GTFSPostgres
+import TestSupport
+import Testing
+
+@Suite("PostgreSQL store: PostGIS", .serialized)
+struct PostgresSpatialTests {
+    static let files: [String: String] = [
+        "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,52.5,13.4\nB,Beta,52.6,13.5\n",
+        "shapes.txt": "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\nS1,52.5,13.4,1\nS1,52.7,13.6,3\nS1,52.6,13.5,2\nS2,52.5,13.4,1\n",
+    ]
+
+    @Test("Stops get a geom point and shapes a line; a changed stop moves its point")
+    func geometries() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let path = try PostgresFailureTests.feed(Self.files, in: folder, named: "f")
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        let summary = try store.importFeed(from: try FeedSource(path: path), named: "f")
+        #expect(summary.warnings.isEmpty, "\(summary.warnings)")
+        let points = try store.connection.query("SELECT stop_id, ST_AsText(geom) FROM gtfs.stops ORDER BY stop_id", [], "read")
+        #expect(points == [["A", "POINT(13.4 52.5)"], ["B", "POINT(13.5 52.6)"]])
+        // A shape's points in sequence order; a shape of one point has no line.
+        let lines = try store.connection.query("SELECT shape_id, ST_AsText(geom) FROM gtfs.shape_lines", [], "read")
+        #expect(lines == [["S1", "LINESTRING(13.4 52.5,13.5 52.6,13.6 52.7)"]])
+        let near = try store.connection.query(
+            "SELECT stop_id FROM gtfs.stops WHERE ST_DWithin(geom::geography, ST_MakePoint(13.41, 52.5)::geography, 1000)", [], "near")
+        #expect(near == [["A"]])
+
+        try (Self.files["stops.txt"] ?? "").replacingOccurrences(of: "B,Beta,52.6,13.5", with: "B,Beta,52.65,13.55")
+            .write(toFile: path + "/stops.txt", atomically: true, encoding: .utf8)
+        let again = try store.importFeed(from: try FeedSource(path: path), named: "f")
+        #expect(again.table(.stops)?.changes == TableChanges(updated: 1, unchanged: 1))
+        #expect(try store.connection.query("SELECT ST_AsText(geom) FROM gtfs.stops WHERE stop_id = 'B'", [], "read") == [["POINT(13.55 52.65)"]])
+        let indexes = try store.connection.query("SELECT indexname FROM pg_indexes WHERE indexname IN ('stops_geom', 'shape_lines_geom') ORDER BY 1", [], "read")
+        #expect(indexes == [["shape_lines_geom"], ["stops_geom"]])
+    }
+
+    @Test("A user who may not create PostGIS: no geometries, a note in the summary; none when turned off")
+    func withoutPostGIS() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let admin = try PostgresStore(connectionString: server.connectionString)
+        defer { admin.close() }
+        try admin.connection.execute("CREATE ROLE plain LOGIN", "create a plain user")
+        try admin.connection.execute("CREATE DATABASE plain OWNER plain", "create a database")
+        let folder = try TemporaryFolder()
+        let path = try PostgresFailureTests.feed(Self.files, in: folder, named: "f")
+        let store = try PostgresStore(connectionString: "host=\(server.folder) port=\(server.port) dbname=plain user=plain")
+        defer { store.close() }
+        let summary = try store.importFeed(from: try FeedSource(path: path), named: "f")
+        #expect(summary.warnings.map(\.description) == [PostGIS.unavailable.description])
+        #expect(summary.table(.stops)?.rowsStored == 2)
+        let columns = try store.connection.query(
+            "SELECT count(*) FROM information_schema.columns WHERE table_name = 'stops' AND column_name = 'geom'", [], "read")
+        #expect(columns == [["0"]])
+
+        store.usesPostGIS = false
+        try "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,52.5,13.4\n".write(toFile: path + "/stops.txt", atomically: true, encoding: .utf8)
+        #expect(try store.importFeed(from: try FeedSource(path: path), named: "f").warnings.isEmpty)
+    }
+}
