@@ -1,14 +1,14 @@
-import GTFS
+package import GTFS
 
 /// The fingerprint of one group of rows (the rows of one trip in `stop_times`): the sum of the rows'
 /// ``RowHasher`` hashes and their count.
 ///
 /// A sum does not depend on the rows' order, so the rows of a trip may come in any order, and two
 /// digests of parts of a group add up to the digest of the whole.
-struct GroupDigest: Sendable {
-    var a: UInt64 = 0
-    var b: UInt64 = 0
-    var rows = 0
+package struct GroupDigest: Sendable {
+    package var a: UInt64 = 0
+    package var b: UInt64 = 0
+    package var rows = 0
 
     /// Adds one row's hash.
     mutating func add(_ hash: (UInt64, UInt64)) {
@@ -25,24 +25,24 @@ struct GroupDigest: Sendable {
     }
 
     /// The halves as SQLite stores them (INTEGER is signed).
-    var storedA: Int64 { Int64(bitPattern: a) }
-    var storedB: Int64 { Int64(bitPattern: b) }
+    package var storedA: Int64 { Int64(bitPattern: a) }
+    package var storedB: Int64 { Int64(bitPattern: b) }
 }
 
 /// Consecutive rows of one batch that share their group (the value of the table's first key column),
 /// with their digest: what the parser's thread hands the writer next to each batch of a grouped table.
-struct GroupRun: Sendable {
+package struct GroupRun: Sendable {
     /// The group; `nil` when the row's first value is not text (the store refuses such a row).
-    let key: String?
+    package let key: String?
     /// The rows' indexes in the batch.
-    let range: Range<Int>
-    var digest: GroupDigest
+    package let range: Range<Int>
+    package var digest: GroupDigest
     /// Whether the store refused a row of the run (set by the writer).
     var refused = false
 
     /// Splits a batch of a grouped table (see ``GroupedTables``) into runs, hashing every record.
     /// Runs on the parser's thread, so the writer only handles whole groups.
-    static func split(_ batch: RecordBatch) -> [GroupRun] {
+    package static func split(_ batch: RecordBatch) -> [GroupRun] {
         batch.accept(Splitter())
     }
 

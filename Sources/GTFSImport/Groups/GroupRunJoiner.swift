@@ -1,20 +1,20 @@
-import GTFS
+package import GTFS
 
 /// Joins the ``GroupRun``s of consecutive batches into whole groups: a run that ends a batch may go on
 /// in the next one, so the last run of each batch stays open until the next batch (or the file's end)
 /// shows where it ends.
-struct GroupRunJoiner {
+package struct GroupRunJoiner {
     /// Whether the groups keep their rows' batches (to stage them later).
     let keepsSegments: Bool
     private var open: PendingGroup?
 
-    init(keepsSegments: Bool) {
+    package init(keepsSegments: Bool) {
         self.keepsSegments = keepsSegments
     }
 
     /// Takes the runs of the next batch.
     /// - Returns: the groups that this batch completed, in file order.
-    mutating func add(_ runs: [GroupRun], of batch: RecordBatch) -> [PendingGroup] {
+    package mutating func add(_ runs: [GroupRun], of batch: RecordBatch) -> [PendingGroup] {
         var completed: [PendingGroup] = []
         for (position, run) in runs.enumerated() {
             if position == 0, var current = open, current.key != nil, current.key == run.key {
@@ -32,7 +32,7 @@ struct GroupRunJoiner {
     }
 
     /// The open group at the end of the file.
-    mutating func finish() -> PendingGroup? {
+    package mutating func finish() -> PendingGroup? {
         defer { open = nil }
         return open
     }

@@ -1,11 +1,11 @@
-import GTFS
+package import GTFS
 
 /// One whole group as the file gave it: the runs of consecutive rows with the same group joined across
 /// batch boundaries.
-struct PendingGroup {
+package struct PendingGroup {
     /// The group; `nil` for rows whose first value is not text.
-    let key: String?
-    var digest: GroupDigest
+    package let key: String?
+    package var digest: GroupDigest
     /// Whether the store refused a row of the group.
     var refused: Bool
     /// Where its rows are (kept only when the joiner is asked to keep them).

@@ -44,7 +44,26 @@ final class PostgresImportRun {
         var fileName: String
         var changes = TableChanges()
         var rejected: [GTFSError] = []
+        /// The groups of the rejected rows (grouped tables).
+        var rejectedGroups: Set<String> = []
         var rowsSent = 0
+        /// Whether the file's group digests are in its temporary table (a grouped file).
+        var digested = false
+    }
+
+    /// The file whose rows are being sent.
+    private struct OpenFile {
+        let table: PostgresTable
+        let stream: CopyStream
+        let staged: StagedTable?
+        let fileName: String
+        let began: ContinuousClock.Instant
+        /// For a grouped file compared with the stored groups: the groups to send.
+        let comparison: GroupComparison?
+        /// For a grouped file sent whole: its digests, spooled until its `COPY` ends.
+        var digests: GroupDigestEncoder?
+        let spool: GroupSpool?
+        var rows = 0
     }
 
     /// Runs the import; the caller commits, or rolls back when ``ImportSummary/changedNothing``.
@@ -108,6 +127,7 @@ final class PostgresImportRun {
             let emptied = incremental ? dropped : replaced.subtracting(unchanged.keys)
             if !emptied.isEmpty {
                 report(.removingRows)
+                try PostgresGroups.forget(emptied, schema: schema, feed: feed, connection: connection)
                 for table in tables where emptied.contains(table.file) {
                     let count = try connection.execute(
                         "DELETE FROM \(schema).\(table.name) WHERE feed = \(feed)", "delete the old rows of \(table.name)")
@@ -124,11 +144,19 @@ final class PostgresImportRun {
             feed = number
         }
 
-        // The files that changed, each sent with COPY as it is parsed.
+        // The files that changed, each sent with COPY as it is parsed; of a grouped file that the feed held,
+        // only the groups that differ (read once before, to digest them).
         var parseOptions = options.parseOptions
         if !unchanged.isEmpty { parseOptions.tables = given.subtracting(unchanged.keys) }
+        var comparisons: [GTFSFile: GroupComparison] = [:]
+        if incremental {
+            let rereadable = Set(entries.filter(\.isRereadable).compactMap(\.table))
+            for file in GTFSFile.loadOrder where rereadable.contains(file) && unchanged[file] == nil {
+                comparisons[file] = try compareGroups(file, feed: feed)
+            }
+        }
         var loaded: [GTFSFile: Loaded] = [:]
-        var open: (table: PostgresTable, stream: CopyStream, staged: StagedTable?, fileName: String, began: ContinuousClock.Instant)?
+        var open: OpenFile?
         let loadStart = clock.now
         rowsStart = loadStart
         func finishFile() throws {
@@ -138,15 +166,25 @@ final class PostgresImportRun {
             let sent = try current.stream.finish()
             var result = Loaded(fileName: current.fileName, rowsSent: sent)
             if let staged = current.staged {
-                (result.changes, result.rejected) = try staged.merge(staged: sent, fileName: current.fileName)
+                let merged = try staged.merge(staged: sent, fileName: current.fileName, within: current.comparison)
+                (result.changes, result.rejected, result.rejectedGroups) = (merged.changes, merged.rejected, merged.rejectedGroups)
             } else {
                 result.changes.inserted = sent
+            }
+            result.digested = current.comparison != nil || current.digests != nil
+            if var digests = current.digests, let spool = current.spool {
+                try spool.append(digests.finish())
+                let stream = try PostgresGroups.beginCopy(current.table, connection: connection)
+                try spool.send(into: stream)
+                try stream.send(BinaryRowEncoder.trailer)
+                _ = try stream.finish()
             }
             result.changes.deleted += deleted[current.table.file] ?? 0
             loaded[current.table.file] = result
             progress.finishedFiles.append(
                 ImportProgress.FinishedFile(
-                    fileName: current.fileName, table: current.table.file, rows: sent - result.rejected.count, duration: clock.now - current.began))
+                    fileName: current.fileName, table: current.table.file, rows: current.rows - result.rejected.count,
+                    duration: clock.now - current.began))
         }
         report(.loading)
         let parser = FeedParser(source: source, options: parseOptions)
@@ -159,19 +197,35 @@ final class PostgresImportRun {
                     let staged = fresh ? nil : try StagedTable(table, schema: schema, feed: feed, connection: connection)
                     let stream = try connection.beginCopy(
                         staged?.copyStatement ?? table.copyStatement(schema: schema, freeze: true), "COPY \(table.name)")
-                    open = (table, stream, staged, batch.fileName, clock.now)
+                    let comparison = comparisons[batch.file]
+                    let grouped = comparison == nil && GroupedTables.column(for: batch.file) != nil
+                    open = OpenFile(
+                        table: table, stream: stream, staged: staged, fileName: batch.fileName, began: clock.now, comparison: comparison,
+                        digests: grouped ? GroupDigestEncoder(feed: feed) : nil, spool: grouped ? try GroupSpool() : nil)
                     progress.table = batch.file
                     try stream.send(BinaryRowEncoder.header)
                 }
-                guard let (table, stream, _, _, _) = open else { return }
-                let encoded = batch.accept(BatchEncoding(feed: feed, types: table.types))
+                guard var current = open else { return }
+                var ranges: [Range<Int>]?
+                if current.comparison != nil || current.digests != nil {
+                    let runs = GroupRun.split(batch)
+                    if let changed = current.comparison?.changed {
+                        ranges = runs.filter { run in run.key.map(changed.contains) ?? true }.map(\.range)
+                    }
+                    if let spool = current.spool, current.digests != nil {
+                        try spool.append(current.digests?.add(runs, of: batch) ?? [])
+                    }
+                }
+                current.rows += batch.count
+                open = current
+                let encoded = batch.accept(BatchEncoding(feed: feed, types: current.table.types, ranges: ranges))
                 if let (column, value) = encoded.overflow {
-                    let field = table.description.fields[column]
+                    let field = current.table.description.fields[column]
                     throw GTFSError(
                         .invalidValue, file: batch.fileName, line: batch.lines.first, column: field.name,
                         message: "\(value) does not fit PostgreSQL's \(PostgresColumnType(field.type).sql)")
                 }
-                try stream.send(encoded.bytes)
+                try current.stream.send(encoded.bytes)
                 progress.rowsByTable[batch.file, default: 0] += batch.count
             }
             try finishFile()
@@ -184,11 +238,24 @@ final class PostgresImportRun {
             for table in tables {
                 let fileName = parsed.table(table.file)?.fileName ?? table.file.fileName
                 let rejected = try PostgresKeys.addKey(to: table, schema: schema, fileName: fileName, connection: connection)
-                if !rejected.isEmpty {
-                    loaded[table.file]?.rejected += rejected
-                    loaded[table.file]?.changes.inserted -= rejected.count
+                if !rejected.errors.isEmpty {
+                    loaded[table.file]?.rejected += rejected.errors
+                    loaded[table.file]?.rejectedGroups.formUnion(rejected.groups)
+                    loaded[table.file]?.changes.inserted -= rejected.errors.count
                 }
             }
+        }
+        // A file given without rows empties its table.
+        for table in parsed.tables where incremental {
+            guard let file = table.file, loaded[file] == nil else { continue }
+            let count = try connection.execute("DELETE FROM \(schema).\(file.rawValue) WHERE feed = \(feed)", "empty \(file.rawValue)")
+            loaded[file] = Loaded(fileName: table.fileName, changes: TableChanges(deleted: count))
+            try PostgresGroups.forget([file], schema: schema, feed: feed, connection: connection)
+        }
+        // The digests of every grouped file loaded, without those of groups that lost a row to a repeated key.
+        for (file, load) in loaded where load.digested {
+            try PostgresGroups.record(
+                PostgresTable(file), schema: schema, feed: feed, invalid: load.rejectedGroups, connection: connection)
         }
         summary.loadDuration = clock.now - loadStart
 
@@ -263,6 +330,62 @@ final class PostgresImportRun {
         return summary
     }
 
+    /// Reads a grouped file once to digest its groups, and compares them with the stored ones in SQL.
+    /// - Returns: the groups to send and the rows of the others; `nil` when the whole file is to be sent: the
+    ///   file is not grouped, the store has no digests for it, or more than a quarter of its groups changed.
+    private func compareGroups(_ file: GTFSFile, feed: Int32) throws -> GroupComparison? {
+        guard let column = GroupedTables.column(for: file) else { return nil }
+        let table = PostgresTable(file)
+        let stored = try connection.query(
+            "SELECT count(*) FROM \(schema).feed_groups WHERE feed = \(feed) AND table_name = $1 AND digest_a IS NOT NULL", [table.name],
+            "look for the groups of \(table.name)")
+        guard stored.first?.first.flatMap({ $0 }).flatMap({ Int($0) }) ?? 0 > 0 else { return nil }
+        report(.hashing)
+        var only = options.parseOptions
+        only.tables = [file]
+        only.hashesContent = false
+        let stream = try PostgresGroups.beginCopy(table, connection: connection)
+        var digests = GroupDigestEncoder(feed: feed)
+        do {
+            try FeedParser(source: source, options: only).parse(shouldContinue: shouldContinue) { batch in
+                try stream.send(digests.add(GroupRun.split(batch), of: batch))
+            }
+            try stream.send(digests.finish())
+            try stream.send(BinaryRowEncoder.trailer)
+            _ = try stream.finish()
+        } catch {
+            stream.abandon(because: "the import failed")
+            throw error
+        }
+        let states = "gtfs_group_states_\(table.name)"
+        // Table names are the file enumeration's, safe to write into the statement.
+        try connection.execute(
+            """
+            DROP TABLE IF EXISTS pg_temp.\(states);
+            CREATE TEMPORARY TABLE \(states) ON COMMIT DROP AS
+            SELECT group_key, n.rows,
+                CASE WHEN n.group_key IS NULL THEN 2
+                    WHEN n.parts = 1 AND o.digest_a = n.digest_a AND o.digest_b = n.digest_b AND o.rows = n.rows THEN 0 ELSE 1 END AS state
+            FROM (SELECT group_key, count(*) AS parts, min(digest_a) AS digest_a, min(digest_b) AS digest_b, sum(rows) AS rows
+                  FROM \(PostgresGroups.newGroupsTable(table)) GROUP BY group_key) n
+            FULL JOIN (SELECT group_key, digest_a, digest_b, rows FROM \(schema).feed_groups WHERE feed = \(feed) AND table_name = '\(table.name)') o
+                USING (group_key)
+            """, "compare the groups of \(table.name)")
+        let totals = try connection.query(
+            """
+            SELECT count(*) FILTER (WHERE state = 1), count(*) FILTER (WHERE state <> 2), coalesce(sum(rows) FILTER (WHERE state = 0), 0)
+            FROM pg_temp.\(states)
+            """, [], "count the changed groups of \(table.name)")
+        let changedCount = totals.first?[0].flatMap { Int($0) } ?? 0
+        let groupCount = totals.first?[1].flatMap { Int($0) } ?? 0
+        // Past a quarter of the groups changed, sending the whole file costs less than picking its groups.
+        guard changedCount * 4 <= groupCount else { return nil }
+        let keys = try connection.query("SELECT group_key FROM pg_temp.\(states) WHERE state = 1", [], "read the changed groups")
+        return GroupComparison(
+            column: column, states: "pg_temp.\(states)", changed: Set(keys.compactMap { $0.first.flatMap { $0 } }),
+            unchangedRows: totals.first?[2].flatMap { Int($0) } ?? 0)
+    }
+
     /// The schema made ready: refused when it holds tables and no `feeds`; the feed tables created when
     /// missing, and the GTFS tables too (without keys, for the load).
     /// - Returns: whether the GTFS tables are new (created in this transaction).
@@ -291,9 +414,10 @@ final class PostgresImportRun {
             try postgis.addColumns(schema: schema, connection: connection)
             self.postgis = postgis
         }
-        // Keys and indexes are sorted in memory up to this size (the server's default is 64 MB), for this
-        // transaction only.
-        try connection.execute("SET LOCAL maintenance_work_mem = '256MB'", "set maintenance_work_mem")
+        // For this transaction only: keys and indexes sorted in memory up to 256 MB (the server's default
+        // is 64 MB); hash joins and aggregates up to 64 MB (default 4 MB), so that the reference checks'
+        // hashes of a large feed's ids stay in memory.
+        try connection.execute("SET LOCAL maintenance_work_mem = '256MB'; SET LOCAL work_mem = '64MB'", "set the memory")
         return fresh
     }
 
@@ -384,16 +508,19 @@ final class PostgresImportRun {
     }
 }
 
-/// Encodes one batch's records with their concrete type.
+/// Encodes one batch's records with their concrete type: all, or those in `ranges`.
 private struct BatchEncoding: RecordBatchVisitor {
     let feed: Int32
     let types: [PostgresColumnType]
+    var ranges: [Range<Int>]?
 
     func visit<R: GTFSRecord>(_ records: [R]) -> (bytes: [UInt8], overflow: (column: Int, value: Int)?) {
         var encoder = BinaryRowEncoder(types: types)
-        for record in records {
-            encoder.beginRow(feed: feed)
-            record.write(to: &encoder)
+        for range in ranges ?? [records.indices] {
+            for record in records[range] {
+                encoder.beginRow(feed: feed)
+                record.write(to: &encoder)
+            }
         }
         return (encoder.takeBytes(), encoder.overflow)
     }

@@ -5,17 +5,17 @@ enum PostgresKeys {
     /// Adds the key of a table created and loaded in this transaction. When rows repeat a key, the later
     /// ones (in load order) are deleted, named, and the key added again: a repeated key costs only the
     /// imports that have one.
-    /// - Returns: the errors of the rows deleted.
+    /// - Returns: the errors of the rows deleted, and their groups.
     static func addKey(
         to table: PostgresTable, schema: String, fileName: String, connection: PostgresConnection
-    ) throws(PostgresError) -> [GTFSError] {
+    ) throws(PostgresError) -> (errors: [GTFSError], groups: Set<String>) {
         let statements = table.keyStatements(schema: schema)
-        guard !statements.isEmpty else { return [] }
+        guard !statements.isEmpty else { return ([], []) }
         try connection.execute("SAVEPOINT key", "key \(table.name)")
         do {
             for statement in statements { try connection.execute(statement, "key \(table.name)") }
             try connection.execute("RELEASE SAVEPOINT key", "key \(table.name)")
-            return []
+            return ([], [])
         } catch where error.sqlState == "23505" {
             try connection.execute("ROLLBACK TO SAVEPOINT key; RELEASE SAVEPOINT key", "key \(table.name)")
         }
@@ -26,10 +26,11 @@ enum PostgresKeys {
 
     /// Deletes the rows of `relation` whose key (with `feed`) an earlier row holds. `relation` must have
     /// been only appended to in this transaction, so that `ctid` order is load order.
-    /// - Returns: the errors of the rows deleted, in no particular order.
+    /// - Returns: the errors of the rows deleted, in no particular order, and their groups (the key's first
+    ///   value, which is the group of a grouped table).
     static func removeRepeatedKeys(
         of table: PostgresTable, in relation: String, fileName: String, connection: PostgresConnection
-    ) throws(PostgresError) -> [GTFSError] {
+    ) throws(PostgresError) -> (errors: [GTFSError], groups: Set<String>) {
         let key = table.keyExpressions
         let deleted = try connection.query(
             """
@@ -40,10 +41,11 @@ enum PostgresKeys {
             RETURNING \(table.description.keyFields.map { "t.\($0.name)::text" }.joined(separator: ", "))
             """, [], "remove repeated keys of \(table.name)")
         let columns = table.description.keyFields.map(\.name).joined(separator: ", ")
-        return deleted.map { values in
+        let errors = deleted.map { values in
             GTFSError(
                 .duplicateKey, file: fileName, column: columns, text: "(" + values.map { "\"\($0 ?? "")\"" }.joined(separator: ", ") + ")",
                 message: "repeats an earlier row; rejected")
         }
+        return (errors, Set(deleted.compactMap { $0.first.flatMap { $0 } }))
     }
 }

@@ -188,7 +188,10 @@ public final class PostgresStore {
                 "DO $$ BEGIN IF to_regclass('\(schema).shape_lines') IS NOT NULL THEN DELETE FROM \(schema).shape_lines WHERE feed = \(feed); END IF; END $$",
                 "delete the shape lines")
             try connection.execute(
-                "DELETE FROM \(schema).feed_tables WHERE feed = \(feed); DELETE FROM \(schema).feeds WHERE feed = \(feed)",
+                """
+                DELETE FROM \(schema).feed_tables WHERE feed = \(feed); DELETE FROM \(schema).feed_groups WHERE feed = \(feed);
+                DELETE FROM \(schema).feeds WHERE feed = \(feed)
+                """,
                 "remove feed \(feedName)")
             try connection.execute("COMMIT", "commit")
             return removed

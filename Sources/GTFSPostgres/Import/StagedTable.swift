@@ -7,7 +7,8 @@ import GTFSImport
 /// - Keyed tables: stored rows whose key the new rows lack are deleted (`DELETE … WHERE NOT EXISTS`), then
 ///   the new rows are inserted, or update the stored row of their key when a value differs
 ///   (`INSERT … ON CONFLICT … DO UPDATE … WHERE … IS DISTINCT FROM`). New rows that repeat a key are
-///   rejected, the later ones in file order, before the merge; looked for only when the merge fails on them.
+///   rejected, the later ones in file order, before the merge; looked for only when a unique index on
+///   the staged rows fails.
 /// - Tables without a key (`feed_info`, `attributions`) are compared as multisets of rows and, when they
 ///   differ, replaced whole.
 ///
@@ -35,37 +36,55 @@ struct StagedTable {
     /// `COPY` into the staging table.
     var copyStatement: String { table.copyStatement(into: "pg_temp.\(name)", freeze: true) }
 
+    /// What a merge did.
+    struct Merged {
+        var changes: TableChanges
+        /// The errors of the rows rejected for repeating a key.
+        var rejected: [GTFSError] = []
+        /// Their groups (the key's first value), for a grouped table.
+        var rejectedGroups: Set<String> = []
+    }
+
     /// Merges the staged rows into the stored table, then drops the staging table.
     /// - Parameters:
     ///   - staged: the rows the COPY sent.
     ///   - fileName: the file, for the errors of rejected rows.
-    /// - Returns: the counts by key, and the errors of the rows rejected for repeating a key.
-    func merge(staged: Int, fileName: String) throws(PostgresError) -> (changes: TableChanges, rejected: [GTFSError]) {
-        let result = try mergeRows(staged: staged, fileName: fileName)
+    ///   - comparison: for a grouped table whose groups were compared: the staged rows are those of the
+    ///     changed groups, and only those groups (and the gone ones) of the stored table are merged.
+    /// - Returns: the counts by key, and the rows rejected for repeating a key.
+    func merge(staged: Int, fileName: String, within comparison: GroupComparison? = nil) throws(PostgresError) -> Merged {
+        var result = try mergeRows(staged: staged, fileName: fileName, within: comparison)
+        result.changes.unchanged += comparison?.unchangedRows ?? 0
         try connection.execute("DROP TABLE pg_temp.\(name)", "drop the staging table")
         return result
     }
 
-    private func mergeRows(staged: Int, fileName: String) throws(PostgresError) -> (changes: TableChanges, rejected: [GTFSError]) {
-        guard !table.keyExpressions.isEmpty else { return (try replaceIfDifferent(staged: staged), []) }
-        try connection.execute("SAVEPOINT merge", "merge \(table.name)")
+    private func mergeRows(staged: Int, fileName: String, within comparison: GroupComparison?) throws(PostgresError) -> Merged {
+        guard !table.keyExpressions.isEmpty else { return Merged(changes: try replaceIfDifferent(staged: staged)) }
+        // New rows that repeat a key are found by a unique index on the staged rows (ON CONFLICT would let a
+        // repeat through when the first row equals the stored one), and searched only when there are some.
+        var result = Merged(changes: TableChanges())
+        try connection.execute("SAVEPOINT stage_key", "key the staged \(table.name)")
         do {
-            let changes = try mergeByKey(staged: staged)
-            try connection.execute("RELEASE SAVEPOINT merge", "merge \(table.name)")
-            return (changes, [])
-        } catch where error.sqlState == "21000" {
-            // "ON CONFLICT DO UPDATE command cannot affect row a second time": new rows repeat a key.
-            try connection.execute("ROLLBACK TO SAVEPOINT merge; RELEASE SAVEPOINT merge", "merge \(table.name)")
+            try connection.execute(
+                "CREATE UNIQUE INDEX ON pg_temp.\(name) (\((table.keyExpressions + ["feed"]).joined(separator: ", ")))", "key the staged \(table.name)")
+            try connection.execute("RELEASE SAVEPOINT stage_key", "key the staged \(table.name)")
+        } catch where error.sqlState == "23505" {
+            try connection.execute("ROLLBACK TO SAVEPOINT stage_key; RELEASE SAVEPOINT stage_key", "key the staged \(table.name)")
+            (result.rejected, result.rejectedGroups) = try PostgresKeys.removeRepeatedKeys(
+                of: table, in: "pg_temp.\(name)", fileName: fileName, connection: connection)
         }
-        let rejected = try PostgresKeys.removeRepeatedKeys(of: table, in: "pg_temp.\(name)", fileName: fileName, connection: connection)
-        return (try mergeByKey(staged: staged - rejected.count), rejected)
+        result.changes = try mergeByKey(staged: staged - result.rejected.count, within: comparison)
+        return result
     }
 
-    private func mergeByKey(staged: Int) throws(PostgresError) -> TableChanges {
+    private func mergeByKey(staged: Int, within comparison: GroupComparison?) throws(PostgresError) -> TableChanges {
         let stored = "\(schema).\(table.name)"
         let matches = zip(table.keyExpressions(of: "s"), table.keyExpressions(of: "t")).map { "\($0) = \($1)" }.joined(separator: " AND ")
         let deleted = try connection.execute(
-            "DELETE FROM \(stored) t WHERE t.feed = \(feed) AND NOT EXISTS (SELECT 1 FROM pg_temp.\(name) s WHERE \(matches))",
+            "DELETE FROM \(stored) t WHERE t.feed = \(feed)"
+                + (comparison.map { " AND t.\($0.column) IN (SELECT group_key FROM \($0.states) WHERE state <> 0)" } ?? "")
+                + " AND NOT EXISTS (SELECT 1 FROM pg_temp.\(name) s WHERE \(matches))",
             "delete the rows of \(table.name) the new version lacks")
         let columns = table.columnNames
         let fields = columns.dropFirst()

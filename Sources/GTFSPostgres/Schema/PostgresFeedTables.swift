@@ -41,6 +41,7 @@ enum PostgresFeedTables {
                 rows_rejected bigint NOT NULL DEFAULT 0,
                 message text)
             """,
+            PostgresGroups.createStatement(schema: schema),
         ]
     }
 }
