@@ -36,20 +36,22 @@ enum PostgresGroups {
 
     /// Replaces the feed's `feed_groups` rows of `table` with the new digests: a group whose rows were not
     /// together in the file (two rows of digests) gets none, and so do `invalid` groups (rows refused).
+    /// - Parameter states: after a comparison, its table of states: only the groups that changed or went
+    ///   are replaced.
     static func record(
-        _ table: PostgresTable, schema: String, feed: Int32, invalid: Set<String>, connection: PostgresConnection
+        _ table: PostgresTable, schema: String, feed: Int32, invalid: Set<String>, states: String?, connection: PostgresConnection
     ) throws(PostgresError) {
+        let changed = { (condition: String) in states.map { " AND group_key IN (SELECT group_key FROM \($0) WHERE \(condition))" } ?? "" }
         _ = try connection.query(
-            """
-            DELETE FROM \(schema).feed_groups WHERE feed = \(feed) AND table_name = $1;
-            """, [table.name], "forget the groups of \(table.name)")
+            "DELETE FROM \(schema).feed_groups WHERE feed = \(feed) AND table_name = $1" + changed("state <> 0"), [table.name],
+            "forget the groups of \(table.name)")
         _ = try connection.query(
             """
             INSERT INTO \(schema).feed_groups (feed, table_name, group_key, digest_a, digest_b, rows)
             SELECT \(feed), $1, group_key,
                 CASE WHEN count(*) = 1 AND NOT group_key = ANY($2::text[]) THEN min(digest_a) END,
                 CASE WHEN count(*) = 1 AND NOT group_key = ANY($2::text[]) THEN min(digest_b) END, sum(rows)
-            FROM \(newGroupsTable(table)) GROUP BY group_key
+            FROM \(newGroupsTable(table)) WHERE true\(changed("state = 1")) GROUP BY group_key
             """, [table.name, arrayLiteral(invalid)], "record the groups of \(table.name)")
     }
 

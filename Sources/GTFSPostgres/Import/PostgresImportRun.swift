@@ -49,6 +49,8 @@ final class PostgresImportRun {
         var rowsSent = 0
         /// Whether the file's group digests are in its temporary table (a grouped file).
         var digested = false
+        /// The table of its groups' states, when they were compared with the stored ones.
+        var states: String?
     }
 
     /// The file whose rows are being sent.
@@ -172,6 +174,7 @@ final class PostgresImportRun {
                 result.changes.inserted = sent
             }
             result.digested = current.comparison != nil || current.digests != nil
+            result.states = current.comparison?.states
             if var digests = current.digests, let spool = current.spool {
                 try spool.append(digests.finish())
                 let stream = try PostgresGroups.beginCopy(current.table, connection: connection)
@@ -255,7 +258,7 @@ final class PostgresImportRun {
         // The digests of every grouped file loaded, without those of groups that lost a row to a repeated key.
         for (file, load) in loaded where load.digested {
             try PostgresGroups.record(
-                PostgresTable(file), schema: schema, feed: feed, invalid: load.rejectedGroups, connection: connection)
+                PostgresTable(file), schema: schema, feed: feed, invalid: load.rejectedGroups, states: load.states, connection: connection)
         }
         summary.loadDuration = clock.now - loadStart
 

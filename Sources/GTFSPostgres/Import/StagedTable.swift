@@ -5,8 +5,8 @@ import GTFSImport
 /// and their merge into the stored table by key: only rows that differ are written.
 ///
 /// - Keyed tables: stored rows whose key the new rows lack are deleted (`DELETE … WHERE NOT EXISTS`), then
-///   the new rows are inserted, or update the stored row of their key when a value differs
-///   (`INSERT … ON CONFLICT … DO UPDATE … WHERE … IS DISTINCT FROM`). New rows that repeat a key are
+///   staged rows equal to the stored row of their key are dropped (`IS NOT DISTINCT FROM`), and the rest
+///   inserted, or update the stored row of their key (`INSERT … ON CONFLICT … DO UPDATE`). New rows that repeat a key are
 ///   rejected, the later ones in file order, before the merge; looked for only when a unique index on
 ///   the staged rows fails.
 /// - Tables without a key (`feed_info`, `attributions`) are compared as multisets of rows and, when they
@@ -74,33 +74,45 @@ struct StagedTable {
             (result.rejected, result.rejectedGroups) = try PostgresKeys.removeRepeatedKeys(
                 of: table, in: "pg_temp.\(name)", fileName: fileName, connection: connection)
         }
-        result.changes = try mergeByKey(staged: staged - result.rejected.count, within: comparison)
+        result.changes = try mergeByKey(within: comparison)
         return result
     }
 
-    private func mergeByKey(staged: Int, within comparison: GroupComparison?) throws(PostgresError) -> TableChanges {
+    private func mergeByKey(within comparison: GroupComparison?) throws(PostgresError) -> TableChanges {
         let stored = "\(schema).\(table.name)"
+        let stage = "pg_temp.\(name)"
         let matches = zip(table.keyExpressions(of: "s"), table.keyExpressions(of: "t")).map { "\($0) = \($1)" }.joined(separator: " AND ")
+        // Within compared groups: the stored rows of the groups that changed or went, reached group by group.
+        let groups = comparison.map { (using: " USING \($0.states) g", condition: " AND g.state <> 0 AND t.\($0.column) = g.group_key") }
+        // The planner needs the temporary tables' sizes and values (autovacuum never analyzes them).
+        try connection.execute("ANALYZE \(stage)" + (comparison.map { "; ANALYZE \($0.states)" } ?? ""), "analyze the staged \(table.name)")
+        // Within compared groups, the rows to look at are a few per group, reached through the key
+        // indexes; hash and merge joins would read the whole stored table (4.8 against 2.9 s measured).
+        if comparison != nil { try connection.execute("SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off", "plan the merge") }
         let deleted = try connection.execute(
-            "DELETE FROM \(stored) t WHERE t.feed = \(feed)"
-                + (comparison.map { " AND t.\($0.column) IN (SELECT group_key FROM \($0.states) WHERE state <> 0)" } ?? "")
-                + " AND NOT EXISTS (SELECT 1 FROM pg_temp.\(name) s WHERE \(matches))",
+            "DELETE FROM \(stored) t\(groups?.using ?? "") WHERE t.feed = \(feed)\(groups?.condition ?? "")"
+                + " AND NOT EXISTS (SELECT 1 FROM \(stage) s WHERE \(matches))",
             "delete the rows of \(table.name) the new version lacks")
-        let columns = table.columnNames
-        let fields = columns.dropFirst()
+        // Rows as they are stored leave the staging table, so that only new and changed rows are written.
+        let fields = table.columnNames.dropFirst()
+        let unchanged = try connection.execute(
+            """
+            DELETE FROM \(stage) s USING \(stored) t WHERE t.feed = \(feed) AND \(matches)
+                AND (\(fields.map { "t.\($0)" }.joined(separator: ", "))) IS NOT DISTINCT FROM (\(fields.map { "s.\($0)" }.joined(separator: ", ")))
+            """, "compare \(table.name)")
+        if comparison != nil { try connection.execute("SET LOCAL enable_hashjoin = on; SET LOCAL enable_mergejoin = on", "plan the merge") }
+        let columns = table.columnNames.joined(separator: ", ")
         let rows = try connection.query(
             """
             WITH merged AS (
-                INSERT INTO \(stored) AS t (\(columns.joined(separator: ", ")))
-                SELECT \(columns.joined(separator: ", ")) FROM pg_temp.\(name)
+                INSERT INTO \(stored) AS t (\(columns)) SELECT \(columns) FROM \(stage)
                 ON CONFLICT \(table.conflictTarget) DO UPDATE SET \(fields.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
-                WHERE (\(fields.map { "t.\($0)" }.joined(separator: ", "))) IS DISTINCT FROM (\(fields.map { "excluded.\($0)" }.joined(separator: ", ")))
                 RETURNING xmax = 0 AS inserted)
             SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FROM merged
             """, [], "merge \(table.name)")
         let inserted = rows.first?[0].flatMap { Int($0) } ?? 0
         let updated = rows.first?[1].flatMap { Int($0) } ?? 0
-        return TableChanges(inserted: inserted, updated: updated, deleted: deleted, unchanged: max(0, staged - inserted - updated))
+        return TableChanges(inserted: inserted, updated: updated, deleted: deleted, unchanged: unchanged)
     }
 
     /// A table without a key: the rows only one side holds, counted as multisets; when there are any, the
