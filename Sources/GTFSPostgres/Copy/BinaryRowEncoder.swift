@@ -12,6 +12,9 @@ struct BinaryRowEncoder: FieldSink {
     private var column = 0
     /// The first value that did not fit its column, kept until the batch is checked.
     private(set) var overflow: (column: Int, value: Int)?
+    /// For each column, whether a row held a value in it (not NULL): a column without values needs no
+    /// reference check.
+    private(set) var filled: [Bool]
 
     /// The 19 bytes every binary COPY starts with: the signature, no flags, no header extension.
     static let header: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0] + [0, 0, 0, 0]
@@ -20,6 +23,7 @@ struct BinaryRowEncoder: FieldSink {
 
     init(types: [PostgresColumnType]) {
         self.types = types
+        filled = Array(repeating: false, count: types.count)
         bytes.reserveCapacity(1 << 17)
     }
 
@@ -45,7 +49,7 @@ struct BinaryRowEncoder: FieldSink {
     mutating func writeText(_ utf8: UnsafeBufferPointer<UInt8>) {
         append(UInt32(truncatingIfNeeded: utf8.count))
         bytes.append(contentsOf: utf8)
-        column += 1
+        fill()
     }
 
     mutating func write(_ value: Int) {
@@ -68,12 +72,19 @@ struct BinaryRowEncoder: FieldSink {
             append(UInt32(4))
             append(UInt32(bitPattern: Int32(truncatingIfNeeded: date.daysSince1970 - Self.daysFrom1970To2000)))
         }
-        column += 1
+        fill()
     }
 
     mutating func write(_ value: Double) {
         append(UInt32(8))
         append(value.bitPattern)
+        fill()
+    }
+
+    /// Moves to the next column, the current one holding a value.
+    @inline(__always)
+    private mutating func fill() {
+        if column < filled.count { filled[column] = true }
         column += 1
     }
 

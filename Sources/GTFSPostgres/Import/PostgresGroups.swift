@@ -11,7 +11,7 @@ enum PostgresGroups {
     static func createStatement(schema: String) -> String {
         """
         CREATE TABLE IF NOT EXISTS \(schema).feed_groups (
-            feed integer NOT NULL, table_name text NOT NULL, group_key text NOT NULL, digest_a bigint, digest_b bigint,
+            feed integer NOT NULL, table_name text NOT NULL, group_key text COLLATE "C" NOT NULL, digest_a bigint, digest_b bigint,
             rows bigint NOT NULL, PRIMARY KEY (table_name, feed, group_key))
         """
     }
@@ -26,7 +26,7 @@ enum PostgresGroups {
             """
             DROP TABLE IF EXISTS \(name);
             CREATE TEMPORARY TABLE \(name.dropFirst("pg_temp.".count)) (
-                feed integer, group_key text, digest_a bigint, digest_b bigint, rows bigint) ON COMMIT DROP
+                feed integer, group_key text COLLATE "C", digest_a bigint, digest_b bigint, rows bigint) ON COMMIT DROP
             """, "stage the groups of \(table.name)")
         let stream = try connection.beginCopy(
             "COPY \(name) (feed, group_key, digest_a, digest_b, rows) FROM STDIN (FORMAT binary, FREEZE)", "COPY the groups of \(table.name)")

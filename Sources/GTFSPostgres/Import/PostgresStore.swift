@@ -17,7 +17,7 @@ public final class PostgresStore {
     /// The schema that holds the tables (`gtfs`).
     public let schema: String
     /// Whether imports use PostGIS where the server has it (the default): the extension is created when
-    /// missing, stops get a `geom` point and `shape_lines` a line per shape. Without PostGIS, or with this
+    /// missing, stops get a `geom` point and the view `shape_lines` a line per shape. Without PostGIS, or with this
     /// `false`, there are none; the summary notes when the server lacks it.
     public var usesPostGIS = true
     let connection: PostgresConnection
@@ -184,9 +184,6 @@ public final class PostgresStore {
             var removed = 0
             for file in GTFSFile.allCases { removed += try deleteRows(of: PostgresTable(file), feed: feed) }
             try PostgresTimetable.remove(schema: schema, feed: feed, connection: connection)
-            try connection.execute(
-                "DO $$ BEGIN IF to_regclass('\(schema).shape_lines') IS NOT NULL THEN DELETE FROM \(schema).shape_lines WHERE feed = \(feed); END IF; END $$",
-                "delete the shape lines")
             try connection.execute(
                 """
                 DELETE FROM \(schema).feed_tables WHERE feed = \(feed); DELETE FROM \(schema).feed_groups WHERE feed = \(feed);

@@ -13,8 +13,20 @@ enum PostgresReferenceCheck {
         let resolves = reference.targets.map { target in
             "NOT EXISTS (SELECT 1 FROM \(schema).\(target.file.rawValue) t WHERE t.feed = \(feed) AND t.\(target.column) = s.\(column))"
         }
+        // Targets without a row of the feed (a file imported alone): every value is missing, and one
+        // grouping of the column gives the counts without writing its rows aside.
+        let emptyTargets = try connection.query(
+            "SELECT " + reference.targets.map { "NOT EXISTS (SELECT 1 FROM \(schema).\($0.file.rawValue) WHERE feed = \(feed))" }
+                .joined(separator: " AND "), [], "look at \(reference.targetDescription)")
         let rows = try connection.query(
-            """
+            emptyTargets.first?.first.flatMap({ $0 }) == "t"
+                ? """
+                WITH missing(v, n) AS MATERIALIZED (
+                    SELECT \(column), count(*) FROM \(table) WHERE feed = \(feed) AND \(column) IS NOT NULL GROUP BY \(column))
+                SELECT count(*), coalesce(sum(n), 0), (SELECT string_agg(v, chr(31) ORDER BY v) FROM (SELECT v FROM missing ORDER BY v LIMIT 5) e)
+                FROM missing
+                """
+                : """
             WITH missing_rows(v) AS MATERIALIZED (
                 SELECT s.\(column) FROM \(table) s WHERE s.feed = \(feed) AND s.\(column) IS NOT NULL AND \(resolves.joined(separator: " AND "))),
             missing(v) AS MATERIALIZED (SELECT DISTINCT v FROM missing_rows)

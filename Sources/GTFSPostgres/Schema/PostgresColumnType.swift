@@ -4,7 +4,8 @@ public import GTFS
 ///
 /// | GTFS field type | PostgreSQL | SQLite store |
 /// |---|---|---|
-/// | id, text, color, currency amount | `text` | `TEXT` |
+/// | id | `text COLLATE "C"` | `TEXT` |
+/// | text, color, currency amount | `text` | `TEXT` |
 /// | integer | `bigint` | `INTEGER` |
 /// | time | `integer` (seconds since noon minus 12 hours) | `INTEGER` |
 /// | date | `date` | `INTEGER` (`YYYYMMDD`) |

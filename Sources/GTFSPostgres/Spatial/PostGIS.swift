@@ -1,8 +1,12 @@
 import GTFS
 
 /// Where the server has PostGIS: stops get a `geom` point (generated from their coordinates, so every
-/// write keeps it current) with a GiST index, and `shape_lines` holds a line per shape, rebuilt when
-/// `shapes.txt` changes. Both in WGS 84 (SRID 4326), as GTFS gives coordinates.
+/// write keeps it current) with a GiST index, and the view `shape_lines` gives a line per shape. Both in
+/// WGS 84 (SRID 4326), as GTFS gives coordinates.
+///
+/// `shape_lines` is a view, computed when read: one shape's line comes through the key of `shapes`, and
+/// an import pays nothing for it (building every line of a VBB-scale feed took 4.4–6.2 s). A program that
+/// searches lines by place can keep them in a materialized view with a GiST index of its own.
 struct PostGIS {
     /// The schema that holds PostGIS's types and functions (`public`, usually).
     let extensionSchema: String
@@ -37,47 +41,34 @@ struct PostGIS {
         .rule, file: "PostGIS",
         message: "is not installed on the server, or this user may not create it: stops have no geom column and shapes no lines")
 
-    /// Adds `stops.geom` and `shape_lines` where missing (on an empty `stops`, before the load, this
-    /// costs nothing; on a loaded one it rewrites the table once).
+    /// Adds `stops.geom` where missing (on an empty `stops`, before the load, this costs nothing; on a
+    /// loaded one it rewrites the table once), and the view `shape_lines`.
     func addColumns(schema: String, connection: PostgresConnection) throws(PostgresError) {
         let present = try connection.query(
             "SELECT count(*) FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'stops' AND column_name = 'geom'",
             [schema], "look for stops.geom")
-        let geometry = "\(extensionSchema).geometry"
+        let gis = extensionSchema
         if present.first?.first.flatMap({ $0 }) == "0" {
             try connection.execute(
                 """
-                ALTER TABLE \(schema).stops ADD COLUMN geom \(geometry)(Point, 4326) GENERATED ALWAYS AS (
+                ALTER TABLE \(schema).stops ADD COLUMN geom \(gis).geometry(Point, 4326) GENERATED ALWAYS AS (
                     CASE WHEN stop_lon IS NOT NULL AND stop_lat IS NOT NULL
-                    THEN \(extensionSchema).ST_SetSRID(\(extensionSchema).ST_MakePoint(stop_lon, stop_lat), 4326) END) STORED
+                    THEN \(gis).ST_SetSRID(\(gis).ST_MakePoint(stop_lon, stop_lat), 4326) END) STORED
                 """, "add stops.geom")
         }
         try connection.execute(
             """
-            CREATE TABLE IF NOT EXISTS \(schema).shape_lines (
-                feed integer NOT NULL, shape_id text NOT NULL, geom \(geometry)(LineString, 4326) NOT NULL, PRIMARY KEY (shape_id, feed))
+            CREATE OR REPLACE VIEW \(schema).shape_lines AS
+            SELECT feed, shape_id,
+                \(gis).ST_SetSRID(\(gis).ST_MakeLine(array_agg(\(gis).ST_MakePoint(shape_pt_lon, shape_pt_lat) ORDER BY shape_pt_sequence)), 4326)
+                    ::\(gis).geometry(LineString, 4326) AS geom
+            FROM \(schema).shapes WHERE shape_pt_lon IS NOT NULL AND shape_pt_lat IS NOT NULL
+            GROUP BY feed, shape_id HAVING count(*) > 1
             """, "create shape_lines")
     }
 
-    /// The GiST indexes, after the load.
+    /// The GiST index of the stops' points, after the load.
     func createIndexes(schema: String, connection: PostgresConnection) throws(PostgresError) {
-        try connection.execute(
-            """
-            CREATE INDEX IF NOT EXISTS stops_geom ON \(schema).stops USING gist (geom);
-            CREATE INDEX IF NOT EXISTS shape_lines_geom ON \(schema).shape_lines USING gist (geom)
-            """, "index the geometries")
-    }
-
-    /// Rebuilds the feed's lines from its shapes' points in sequence (a shape of one point has no line).
-    func updateShapeLines(schema: String, feed: Int32, connection: PostgresConnection) throws(PostgresError) {
-        let gis = extensionSchema
-        try connection.execute(
-            """
-            DELETE FROM \(schema).shape_lines WHERE feed = \(feed);
-            INSERT INTO \(schema).shape_lines (feed, shape_id, geom)
-            SELECT feed, shape_id, \(gis).ST_MakeLine(\(gis).ST_SetSRID(\(gis).ST_MakePoint(shape_pt_lon, shape_pt_lat), 4326) ORDER BY shape_pt_sequence)
-            FROM \(schema).shapes WHERE feed = \(feed) AND shape_pt_lon IS NOT NULL AND shape_pt_lat IS NOT NULL
-            GROUP BY feed, shape_id HAVING count(*) > 1
-            """, "build shape_lines")
+        try connection.execute("CREATE INDEX IF NOT EXISTS stops_geom ON \(schema).stops USING gist (geom)", "index the stops' points")
     }
 }

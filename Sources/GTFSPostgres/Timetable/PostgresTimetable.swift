@@ -12,11 +12,11 @@ enum PostgresTimetable {
     /// `CREATE … IF NOT EXISTS` of the tables, and `CREATE OR REPLACE` of the function and views, in `schema`.
     static func createStatements(schema: String) -> [String] {
         [
-            "CREATE TABLE IF NOT EXISTS \(schema).service_days (feed integer NOT NULL, date date NOT NULL, service_id text NOT NULL, PRIMARY KEY (feed, date, service_id))",
+            "CREATE TABLE IF NOT EXISTS \(schema).service_days (feed integer NOT NULL, date date NOT NULL, service_id text COLLATE \"C\" NOT NULL, PRIMARY KEY (feed, date, service_id))",
             "CREATE TABLE IF NOT EXISTS \(schema).feed_days (feed integer NOT NULL, date date NOT NULL, day_start bigint NOT NULL, PRIMARY KEY (feed, date))",
             "CREATE TABLE IF NOT EXISTS \(schema).feed_time_zones (feed integer PRIMARY KEY, time_zone text NOT NULL)",
             """
-            CREATE TABLE IF NOT EXISTS \(schema).frequency_runs (feed integer NOT NULL, trip_id text NOT NULL, run_start integer NOT NULL,
+            CREATE TABLE IF NOT EXISTS \(schema).frequency_runs (feed integer NOT NULL, trip_id text COLLATE \"C\" NOT NULL, run_start integer NOT NULL,
                 shift integer NOT NULL, exact_times smallint NOT NULL, PRIMARY KEY (feed, trip_id, run_start))
             """,
             """
@@ -143,8 +143,7 @@ enum PostgresTimetable {
     private static func buildCalendar(schema: String, feed: Int32, connection: PostgresConnection) throws(PostgresError) -> [GTFSWarning] {
         var warnings: [GTFSWarning] = []
         let span = ServiceDays.longestSpan
-        let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].enumerated()
-            .map { "(extract(isodow FROM d) = \($0.offset + 1) AND c.\($0.element) = 1)" }.joined(separator: " OR ")
+        let weekdays = "ARRAY[c.monday, c.tuesday, c.wednesday, c.thursday, c.friday, c.saturday, c.sunday]"
         try connection.execute(
             """
             WITH bounds AS (
@@ -152,18 +151,17 @@ enum PostgresTimetable {
                     SELECT start_date AS d FROM \(schema).calendar WHERE feed = \(feed)
                     UNION ALL SELECT date FROM \(schema).calendar_dates WHERE feed = \(feed)) x),
             regular AS (
-                SELECT c.service_id, d::date AS date
-                FROM \(schema).calendar c, bounds b,
-                    generate_series(c.start_date::timestamp, least(c.end_date, b.first + \(span - 1))::timestamp, interval '1 day') d
-                WHERE c.feed = \(feed) AND (\(weekdays))),
+                SELECT c.service_id, d.day::date AS date
+                FROM \(schema).calendar c CROSS JOIN bounds b
+                CROSS JOIN LATERAL generate_series(c.start_date::timestamp, least(c.end_date, b.first + \(span - 1))::timestamp, interval '1 day') d(day)
+                WHERE c.feed = \(feed) AND (\(weekdays))[extract(isodow FROM d.day)::integer] = 1),
             exceptions AS (
                 SELECT e.service_id, e.date, e.exception_type FROM \(schema).calendar_dates e, bounds b
                 WHERE e.feed = \(feed) AND e.date < b.first + \(span))
             INSERT INTO \(schema).service_days (feed, date, service_id)
-            SELECT \(feed), date, service_id FROM (
-                SELECT service_id, date FROM regular
-                UNION SELECT service_id, date FROM exceptions WHERE exception_type = 1
-                EXCEPT SELECT service_id, date FROM exceptions WHERE exception_type = 2) days
+            SELECT \(feed), date, service_id FROM regular r
+            WHERE NOT EXISTS (SELECT 1 FROM exceptions e WHERE e.exception_type = 2 AND e.service_id = r.service_id AND e.date = r.date)
+            UNION SELECT \(feed), date, service_id FROM exceptions WHERE exception_type = 1
             """, "fill service_days")
         let clipped = try connection.query(
             """

@@ -5,8 +5,8 @@ import TestSupport
 /// A PostgreSQL server of the tests' own: `initdb` into a temporary folder, listening only on a Unix
 /// socket in that folder, stopped and deleted by ``stop()`` (and at exit, should a test crash first).
 ///
-/// The server binaries come from `GTFS_PG_BIN`, else `pg_config --bindir`, else Debian's
-/// `/usr/lib/postgresql/<version>/bin`. `initdb` refuses root: run as root, the server runs as the
+/// The server binaries come from `GTFS_PG_BIN`, else Debian's `/usr/lib/postgresql/<version>/bin` (the
+/// newest version there). `initdb` refuses root: run as root, the server runs as the
 /// `postgres` user (through `runuser`), which owns the folder.
 final class TestServer: @unchecked Sendable {
     /// The folder holding the data directory and the socket.
