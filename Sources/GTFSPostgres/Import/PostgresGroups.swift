@@ -3,7 +3,7 @@ import GTFS
 import GTFSImport
 
 /// Group digests in the PostgreSQL store: `feed_groups` holds one row per group of rows of a grouped table
-/// (a trip of `stop_times`, a shape; see ``GTFSImport/GroupedTables``) with the digest of its rows, as in
+/// (a trip of `stop_times`, a shape; see `GroupedTables`) with the digest of its rows, as in
 /// the SQLite store. An incremental import reads a changed grouped file once to digest its groups,
 /// compares them with the stored ones in SQL, and then sends only the rows of groups that differ.
 enum PostgresGroups {
@@ -80,7 +80,7 @@ struct GroupDigestEncoder {
 
     init(feed: Int32) { self.feed = feed }
 
-    /// Takes the runs of the next batch (``GTFSImport/GroupRun/split(_:)``).
+    /// Takes the runs of the next batch (`GroupRun.split(_:)`).
     /// - Returns: the encoded rows of the groups this batch completed.
     mutating func add(_ runs: [GroupRun], of batch: RecordBatch) -> [UInt8] {
         for group in joiner.add(runs, of: batch) { encode(group) }

@@ -7,7 +7,7 @@ import GTFSImport
 ///
 /// Into a schema without GTFS tables, rows go straight into new tables (frozen), keyed after the load.
 /// Into a schema that has them, each file's rows go into a staging table and are merged by key
-/// (``StagedTable``): only rows that differ are written, as the SQLite store's diff writes them.
+/// (`StagedTable`): only rows that differ are written, as the SQLite store's diff writes them.
 final class PostgresImportRun {
     private let connection: PostgresConnection
     private let schema: String

@@ -24,7 +24,7 @@ public final class PostgresStore {
 
     /// Connects to the server and checks the schema name.
     /// - Parameters:
-    ///   - connectionString: libpq's connection URI or `key=value` string (see ``PostgresConnection``).
+    ///   - connectionString: libpq's connection URI or `key=value` string (as `psql` takes them: `PG*` variables, `~/.pgpass` and services apply).
     ///   - schema: the schema of the tables: letters, digits and `_`, not starting with a digit.
     /// - Throws: ``PostgresError`` when the name is not allowed or the server cannot be reached or refuses.
     public init(connectionString: String, schema: String = "gtfs") throws(PostgresError) {
@@ -46,18 +46,18 @@ public final class PostgresStore {
     /// The server and database, for messages, without a password.
     public var target: String { connection.target }
 
-    /// Stores a feed under ``GTFSImport/ImportOptions/feed``, in one transaction: other connections see
+    /// Stores a feed under ``/GTFSImport/ImportOptions/feed``, in one transaction: other connections see
     /// the old version until the commit, and a failure, a cancel or a lost connection leaves the database
     /// as it was.
     ///
     /// As in the SQLite store, a feed the schema already holds is updated incrementally (unless
-    /// ``GTFSImport/ImportOptions/update`` is `.full`): files whose SHA-256 is unchanged are skipped, and
+    /// ``/GTFSImport/ImportOptions/update`` is `.full`): files whose SHA-256 is unchanged are skipped, and
     /// each other file's rows are merged by key, so that only rows that differ are written. The same feed
-    /// again writes nothing (``GTFSImport/ImportSummary/changedNothing``).
+    /// again writes nothing (``/GTFSImport/ImportSummary/changedNothing``).
     ///
     /// Options of the SQLite store that do not apply here are refused: the batched mode
-    /// (``GTFSImport/ImportOptions/Mode/batched(rowsPerCommit:)``) and
-    /// ``GTFSImport/ImportOptions/changeHandler``.
+    /// (``/GTFSImport/ImportOptions/Mode/batched(rowsPerCommit:)``) and
+    /// ``/GTFSImport/ImportOptions/changeHandler``.
     /// - Parameters:
     ///   - source: the feed.
     ///   - options: the feed's name, strictness, limits, incremental or full.
@@ -65,7 +65,7 @@ public final class PostgresStore {
     ///   - progressHandler: receives progress reports, a few per second at most.
     ///   - shouldContinue: asked between batches; `false` cancels the import.
     /// - Returns: what was stored, file by file, with the counts of inserted, updated, deleted and unchanged rows.
-    /// - Throws: ``PostgresError`` from the server, ``GTFS/GTFSError`` for the feed, ``GTFSImport/ImportError``
+    /// - Throws: ``PostgresError`` from the server, ``/GTFS/GTFSError`` for the feed, ``/GTFSImport/ImportError``
     ///   for an option or too many rejected rows, `CancellationError` when cancelled.
     public func importFeed(
         from source: FeedSource, options: ImportOptions = ImportOptions(), progressQueue: DispatchQueue = .main,

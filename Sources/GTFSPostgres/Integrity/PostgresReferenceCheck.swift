@@ -1,6 +1,6 @@
 import GTFS
 
-/// The reference checks of ``GTFS/ColumnReference/all`` in SQL, within one feed.
+/// The reference checks of `ColumnReference.all` in SQL, within one feed.
 enum PostgresReferenceCheck {
     /// The rows of a reference within one feed whose value no target row holds (a hash anti-join), then
     /// the distinct values among those only: a feed whose references resolve never pays for a `DISTINCT`

@@ -3,7 +3,7 @@ import GTFSImport
 
 /// The timetable as people read it, as in the SQLite store (docs/Database.md): `service_days`,
 /// `feed_days` and `frequency_runs` derived from a feed's tables in SQL and rebuilt, per feed and per part,
-/// whenever an import changes the files a part comes from (``GTFSImport/Timetable/Part/sources``); the
+/// whenever an import changes the files a part comes from (`Timetable.Part.sources`); the
 /// views `arrivals_departures` and `connections` over them; and `…_readable` views with times as `HH:MM:SS`.
 ///
 /// Where the SQLite store keeps a table of UTC offsets for local times, PostgreSQL knows the time zones:
@@ -139,7 +139,7 @@ enum PostgresTimetable {
     }
 
     /// `service_days` (calendars, then the dates added and removed), `feed_days` and the feed's time zone:
-    /// the same days as the SQLite store, up to ``GTFSImport/ServiceDays/longestSpan`` days from the first.
+    /// the same days as the SQLite store, up to `ServiceDays.longestSpan` days from the first.
     private static func buildCalendar(schema: String, feed: Int32, connection: PostgresConnection) throws(PostgresError) -> [GTFSWarning] {
         var warnings: [GTFSWarning] = []
         let span = ServiceDays.longestSpan
@@ -212,7 +212,7 @@ enum PostgresTimetable {
     }
 
     /// `frequency_runs`: every run of each row of `frequencies.txt`, `start_time` then every
-    /// `headway_secs` before `end_time`, at most ``GTFSImport/FrequencyRuns/maxRunsPerRow`` per row.
+    /// `headway_secs` before `end_time`, at most `FrequencyRuns.maxRunsPerRow` per row.
     private static func buildFrequencyRuns(schema: String, feed: Int32, connection: PostgresConnection) throws(PostgresError) -> [GTFSWarning] {
         let limit = FrequencyRuns.maxRunsPerRow
         try connection.execute(
