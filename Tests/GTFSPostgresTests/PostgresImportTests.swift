@@ -136,35 +136,49 @@ struct PostgresKillTests {
         let server = try TestServer()
         defer { server.stop() }
         let folder = try TemporaryFolder()
-        let good = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "good")
-        #expect(try ToolRunner.run("gtfs-import", ["--db", server.uri, "--feed", "f", good]).status == 0)
-
-        let running = try ToolRunner.start("gtfs-import", ["--db", server.uri, "--feed", "f", "--table", "stop_times", "-"])
-        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-        for sequence in 1 ... 200_000 { rows += "T,08:00:00,08:00:30,A,\(sequence)\n" }
-        try running.write(Data(rows.utf8))
-        // Its standard input stays open: the COPY is running until the kill.
-        let store = try PostgresStore(connectionString: server.connectionString)
-        defer { store.close() }
-        let deadline = Date().addingTimeInterval(60)
-        var copying = false
-        while !copying && Date() < deadline {
-            let active = try store.connection.query(
-                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY %stop_times%'", [], "activity")
-            copying = active.first?.first.flatMap { $0 } == "1"
-            if !copying { Thread.sleep(forTimeInterval: 0.02) }
-        }
-        #expect(copying)
+        let running = try Self.copyingImport(into: server, rows: 200_000, in: folder)
         running.send(SIGKILL)
         _ = running.wait()
         // The server notices the closed connection and rolls its transaction back.
-        while Date() < deadline {
-            let open = try store.connection.query(
-                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY %stop_times%'", [], "activity")
-            if open.first?.first.flatMap({ $0 }) == "0" { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        try Self.waitUntilNoCopy(store)
         #expect(try store.rowCounts(feed: "f") == [.stops: 2])
+    }
+
+    /// Imports the feed `f` (two stops) with gtfs-import, then starts a second gtfs-import that sends
+    /// `rows` stop times from standard input into it and keeps its input open.
+    /// - Returns: the second import, once the server shows its COPY running.
+    static func copyingImport(into server: TestServer, rows: Int, in folder: TemporaryFolder) throws -> ToolRunner.Running {
+        let good = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "good")
+        #expect(try ToolRunner.run("gtfs-import", ["--db", server.uri, "--feed", "f", good]).status == 0)
+        let running = try ToolRunner.start("gtfs-import", ["--db", server.uri, "--feed", "f", "--table", "stop_times", "-"])
+        var text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for sequence in 1 ... rows { text += "T,08:00:00,08:00:30,A,\(sequence)\n" }
+        try running.write(Data(text.utf8))
+        let watcher = try PostgresStore(connectionString: server.connectionString)
+        defer { watcher.close() }
+        let deadline = Date().addingTimeInterval(60)
+        var copying = false
+        while !copying && Date() < deadline {
+            copying = try copies(watcher) > 0
+            if !copying { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        #expect(copying)
+        return running
+    }
+
+    /// Waits (at most a minute) until no COPY into stop_times runs on the server.
+    static func waitUntilNoCopy(_ watcher: PostgresStore) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while try copies(watcher) > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    }
+
+    /// The COPYs into stop_times running on the server.
+    private static func copies(_ watcher: PostgresStore) throws -> Int {
+        let active = try watcher.connection.query(
+            "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY %stop_times%' AND pid <> pg_backend_pid()", [], "activity")
+        return active.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
     }
 }
 
@@ -279,32 +293,16 @@ struct PostgresSignalTests {
         let server = try TestServer()
         defer { server.stop() }
         let folder = try TemporaryFolder()
-        let good = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "good")
-        #expect(try ToolRunner.run("gtfs-import", ["--db", server.uri, "--feed", "f", good]).status == 0)
-
-        let running = try ToolRunner.start("gtfs-import", ["--db", server.uri, "--feed", "f", "--table", "stop_times", "-"])
-        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-        for sequence in 1 ... 100_000 { rows += "T,08:00:00,08:00:30,A,\(sequence)\n" }
-        try running.write(Data(rows.utf8))
-        let watcher = try PostgresStore(connectionString: server.connectionString)
-        defer { watcher.close() }
-        let deadline = Date().addingTimeInterval(60)
-        var copying = false
-        while !copying && Date() < deadline {
-            let active = try watcher.connection.query(
-                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY %stop_times%'", [], "activity")
-            copying = active.first?.first.flatMap { $0 } == "1"
-        }
-        #expect(copying)
+        let running = try PostgresKillTests.copyingImport(into: server, rows: 100_000, in: folder)
         running.send(SIGINT)
         let result = running.wait()
         #expect(result.status == 130, "\(result.stderr)")
-        #expect(result.stderr.hasSuffix("cancelled by SIGINT; postgresql://postgres@\(server.folder):\(server.port)/postgres schema gtfs is unchanged\n"), "\(result.stderr)")
-        while Date() < deadline {
-            let open = try watcher.connection.query(
-                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY %stop_times%'", [], "activity")
-            if open.first?.first.flatMap({ $0 }) == "0" { break }
-        }
+        #expect(
+            result.stderr.hasSuffix("cancelled by SIGINT; postgresql://postgres@\(server.folder):\(server.port)/postgres schema gtfs is unchanged\n"),
+            "\(result.stderr)")
+        let watcher = try PostgresStore(connectionString: server.connectionString)
+        defer { watcher.close() }
+        try PostgresKillTests.waitUntilNoCopy(watcher)
         #expect(try watcher.rowCounts(feed: "f") == [.stops: 2])
     }
 }
@@ -364,25 +362,7 @@ struct PostgresServerStopTests {
         let server = try TestServer()
         defer { server.stop() }
         let folder = try TemporaryFolder()
-        let good = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "good")
-        #expect(try ToolRunner.run("gtfs-import", ["--db", server.uri, "--feed", "f", good]).status == 0)
-
-        let running = try ToolRunner.start("gtfs-import", ["--db", server.uri, "--feed", "f", "--table", "stop_times", "-"])
-        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-        for sequence in 1 ... 100_000 { rows += "T,08:00:00,08:00:30,A,\(sequence)\n" }
-        try running.write(Data(rows.utf8))
-        do {
-            let watcher = try PostgresStore(connectionString: server.connectionString)
-            defer { watcher.close() }
-            let deadline = Date().addingTimeInterval(60)
-            var copying = false
-            while !copying && Date() < deadline {
-                let active = try watcher.connection.query(
-                    "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY %stop_times%'", [], "activity")
-                copying = active.first?.first.flatMap { $0 } == "1"
-            }
-            #expect(copying)
-        }
+        let running = try PostgresKillTests.copyingImport(into: server, rows: 100_000, in: folder)
         try server.kill()
         // The end of its input makes the import finish the COPY and find the connection gone. (Writing more
         // could meet a reader that has already exited: SIGPIPE.)

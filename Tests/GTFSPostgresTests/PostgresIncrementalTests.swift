@@ -65,6 +65,14 @@ struct PostgresIncrementalTests {
         }
     }
 
+    /// The SQLite store's import of `old`, then of `new`, into a new file in `folder`.
+    /// - Returns: the store, and the summary of the second import.
+    static func sqliteUpdate(from old: String, to new: String, in folder: TemporaryFolder) throws -> (GTFSStore, ImportSummary) {
+        let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
+        _ = try sqlite.importFeedSynchronously(from: try FeedSource(path: old))
+        return (sqlite, try sqlite.importFeedSynchronously(from: try FeedSource(path: new)))
+    }
+
     @Test("A new version: the same counts as the SQLite store's diff, and the same rows as a fresh import")
     func sameAsFreshImport() throws {
         let server = try TestServer()
@@ -79,10 +87,8 @@ struct PostgresIncrementalTests {
         let incremental = try store.importFeed(from: try FeedSource(path: new), named: "f")
         _ = try store.importFeed(from: try FeedSource(path: new), named: "fresh")
 
-        let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
+        let (sqlite, expected) = try Self.sqliteUpdate(from: old, to: new, in: folder)
         defer { try? sqlite.close() }
-        _ = try sqlite.importFeedSynchronously(from: try FeedSource(path: old))
-        let expected = try sqlite.importFeedSynchronously(from: try FeedSource(path: new))
 
         #expect(incremental.kind == .incremental && expected.kind == .incremental)
         #expect(Self.outline(incremental) == Self.outline(expected))
@@ -199,10 +205,8 @@ struct PostgresGroupTests {
         let incremental = try store.importFeed(from: try FeedSource(path: new), named: "f")
         _ = try store.importFeed(from: try FeedSource(path: new), named: "fresh")
 
-        let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
+        let (sqlite, expected) = try PostgresIncrementalTests.sqliteUpdate(from: old, to: new, in: folder)
         defer { try? sqlite.close() }
-        _ = try sqlite.importFeedSynchronously(from: try FeedSource(path: old))
-        let expected = try sqlite.importFeedSynchronously(from: try FeedSource(path: new))
         #expect(PostgresIncrementalTests.outline(incremental) == PostgresIncrementalTests.outline(expected))
         #expect(incremental.changes == TableChanges(inserted: 3, updated: 1, deleted: 4, unchanged: 115), "\(incremental.changes)")
 

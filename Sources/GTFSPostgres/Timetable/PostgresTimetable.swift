@@ -46,15 +46,9 @@ enum PostgresTimetable {
                 coalesce(fr.shift, 0) AS run_shift,
                 fr.exact_times
             FROM \(schema).stop_times st
-            JOIN \(schema).trips t ON t.feed = st.feed AND t.trip_id = st.trip_id
-            JOIN \(schema).service_days sd ON sd.feed = t.feed AND sd.service_id = t.service_id
-            JOIN \(schema).feed_days fd ON fd.feed = sd.feed AND fd.date = sd.date
-            JOIN \(schema).feed_time_zones z ON z.feed = st.feed
-            LEFT JOIN \(schema).frequency_runs fr ON fr.feed = st.feed AND fr.trip_id = st.trip_id
-            LEFT JOIN \(schema).routes r ON r.feed = t.feed AND r.route_id = t.route_id
+            \(runs(of: "st", schema: schema))
             LEFT JOIN \(schema).stops s ON s.feed = st.feed AND s.stop_id = st.stop_id
-            WHERE fr.trip_id IS NOT NULL
-                OR NOT EXISTS (SELECT 1 FROM \(schema).frequencies f WHERE f.trip_id = st.trip_id AND f.feed = st.feed)
+            WHERE \(runsOnly(of: "st", schema: schema))
             """,
             """
             CREATE OR REPLACE VIEW \(schema).connections AS
@@ -75,16 +69,29 @@ enum PostgresTimetable {
                 SELECT c.stop_id, c.stop_sequence, c.arrival_time FROM \(schema).stop_times c
                 WHERE c.feed = a.feed AND c.trip_id = a.trip_id AND c.stop_sequence > a.stop_sequence
                 ORDER BY c.stop_sequence LIMIT 1) b ON true
-            JOIN \(schema).trips t ON t.feed = a.feed AND t.trip_id = a.trip_id
-            JOIN \(schema).service_days sd ON sd.feed = t.feed AND sd.service_id = t.service_id
-            JOIN \(schema).feed_days fd ON fd.feed = sd.feed AND fd.date = sd.date
-            JOIN \(schema).feed_time_zones z ON z.feed = a.feed
-            LEFT JOIN \(schema).frequency_runs fr ON fr.feed = a.feed AND fr.trip_id = a.trip_id
-            LEFT JOIN \(schema).routes r ON r.feed = t.feed AND r.route_id = t.route_id
-            WHERE fr.trip_id IS NOT NULL
-                OR NOT EXISTS (SELECT 1 FROM \(schema).frequencies f WHERE f.trip_id = a.trip_id AND f.feed = a.feed)
+            \(runs(of: "a", schema: schema))
+            WHERE \(runsOnly(of: "a", schema: schema))
             """,
         ] + readableViews(schema: schema)
+    }
+
+    /// The joins that put the stop times aliased `alias` on their service days: their trip (`t`), its
+    /// service's dates (`sd`) and their day starts (`fd`), the feed's zone (`z`), the trip's frequency
+    /// runs (`fr`), and its route (`r`).
+    private static func runs(of alias: String, schema: String) -> String {
+        """
+        JOIN \(schema).trips t ON t.feed = \(alias).feed AND t.trip_id = \(alias).trip_id
+            JOIN \(schema).service_days sd ON sd.feed = t.feed AND sd.service_id = t.service_id
+            JOIN \(schema).feed_days fd ON fd.feed = sd.feed AND fd.date = sd.date
+            JOIN \(schema).feed_time_zones z ON z.feed = \(alias).feed
+            LEFT JOIN \(schema).frequency_runs fr ON fr.feed = \(alias).feed AND fr.trip_id = \(alias).trip_id
+            LEFT JOIN \(schema).routes r ON r.feed = t.feed AND r.route_id = t.route_id
+        """
+    }
+
+    /// A frequency-based trip appears once per run, and never as the template its stop times give.
+    private static func runsOnly(of alias: String, schema: String) -> String {
+        "fr.trip_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM \(schema).frequencies f WHERE f.trip_id = \(alias).trip_id AND f.feed = \(alias).feed)"
     }
 
     /// A `…_readable` view for each table with times: every column, times as `HH:MM:SS` (hours may pass 24).
