@@ -266,6 +266,8 @@ struct PostgresCancelTests {
         #expect(finished.wait(timeout: .now() + 30) == .success)
         #expect(outcome.withLock { $0 } is CancellationError)
         #expect(try watcher.rowCounts(feed: "f") == [.stops: 2])
+        // The rollback and the log row come while the caller goes on; the store's next call waits for them.
+        _ = try store.feeds()
         let outcomes = try watcher.connection.query("SELECT outcome FROM gtfs.imports ORDER BY import_id", [], "read")
         #expect(outcomes == [["completed"], ["cancelled"]])
     }

@@ -93,18 +93,22 @@ public final class PostgresStore {
             run.finished()
             return summary
         } catch {
-            _ = try? connection.execute("ROLLBACK", "roll back")
             // The server's "canceling statement due to user request" is the cancel the caller asked for.
-            let error: any Error = canceller.isRequested ? CancellationError() : error
+            let cancelled = canceller.isRequested || error is CancellationError
             canceller.reset()
             // The log of a failed import is written after the rollback, when the schema has its tables.
-            _ = try? connection.query(
-                """
+            let log = """
                 INSERT INTO \(schema).imports (feed_name, source, started_at, ended_at, kind, outcome, message)
-                VALUES ($1, $2, $3::timestamptz, now(), 'full', $4, $5)
-                """,
-                [options.feed, Self.describe(source), started, error is CancellationError ? "cancelled" : "failed", String(describing: error)],
-                "log the import")
+                VALUES (\(connection.literal(options.feed)), \(connection.literal(Self.describe(source))), \(connection.literal(started))::timestamptz,
+                    now(), 'full', '\(cancelled ? "cancelled" : "failed")', \(connection.literal(String(describing: cancelled ? CancellationError() : error))))
+                """
+            if cancelled {
+                // A cancel returns at once; the server rolls back and logs while the caller goes on.
+                connection.sendWithoutWaiting("ROLLBACK; " + log)
+                throw CancellationError()
+            }
+            _ = try? connection.execute("ROLLBACK", "roll back")
+            _ = try? connection.execute(log, "log the import")
             throw error
         }
     }
