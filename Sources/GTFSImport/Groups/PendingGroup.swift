@@ -1,4 +1,4 @@
-package import GTFS
+import GTFS
 
 /// One whole group as the file gave it: the runs of consecutive rows with the same group joined across
 /// batch boundaries.
