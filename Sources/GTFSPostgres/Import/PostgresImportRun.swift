@@ -1,6 +1,7 @@
 import Foundation
 import GTFS
 import GTFSImport
+import Synchronization
 
 /// One import into a schema, inside the caller's transaction: the schema made ready, the files that
 /// changed parsed and sent with binary `COPY`, keys, indexes, reference checks, and the record of it.
@@ -192,50 +193,65 @@ final class PostgresImportRun {
                     duration: clock.now - current.began))
         }
         report(.loading)
+        // The parse and the encoding run on a thread of their own, a few batches ahead, while this one
+        // sends: the server's COPY and the client's work overlap (one thread did both in turn, and the
+        // server waited for it).
         let parser = FeedParser(source: source, options: parseOptions)
+        let changedGroups = comparisons.mapValues(\.changed)
+        let digested = Set(GTFSFile.allCases.filter { comparisons[$0] == nil && GroupedTables.column(for: $0) != nil })
+        let feedNumber = feed
+        let latest = Mutex<FeedProgress?>(nil)
+        let channel = parser.stream(
+            maxBatchesInFlight: options.maxBatchesInFlight, progress: { state in latest.withLock { $0 = state } }
+        ) { batch in
+            EncodedBatch(batch, feed: feedNumber, changedGroups: changedGroups[batch.file], digested: digested.contains(batch.file))
+        }
         let parsed: FeedSummary
         do {
-            parsed = try parser.parse(shouldContinue: shouldContinue, progress: offerLoading) { batch in
-                if open?.table.file != batch.file {
-                    try finishFile()
-                    let table = PostgresTable(batch.file)
-                    let staged = fresh ? nil : try StagedTable(table, schema: schema, feed: feed, connection: connection)
-                    let stream = try connection.beginCopy(
-                        staged?.copyStatement ?? table.copyStatement(schema: schema, freeze: true), "COPY \(table.name)")
-                    let comparison = comparisons[batch.file]
-                    let grouped = comparison == nil && GroupedTables.column(for: batch.file) != nil
-                    open = OpenFile(
-                        table: table, stream: stream, staged: staged, fileName: batch.fileName, began: clock.now, comparison: comparison,
-                        digests: grouped ? GroupDigestEncoder(feed: feed) : nil, spool: grouped ? try GroupSpool() : nil)
-                    progress.table = batch.file
-                    try stream.send(BinaryRowEncoder.header)
-                }
-                guard var current = open else { return }
-                var ranges: [Range<Int>]?
-                if current.comparison != nil || current.digests != nil {
-                    let runs = GroupRun.split(batch)
-                    if let changed = current.comparison?.changed {
-                        ranges = runs.filter { run in run.key.map(changed.contains) ?? true }.map(\.range)
+            receiving: while true {
+                guard shouldContinue() else { throw CancellationError() }
+                switch channel.next() {
+                case .closed: throw CancellationError()
+                case .end(let result):
+                    parsed = try result.get()
+                    break receiving
+                case .item(let item):
+                    let batch = item.batch
+                    if open?.table.file != batch.file {
+                        try finishFile()
+                        let table = PostgresTable(batch.file)
+                        let staged = fresh ? nil : try StagedTable(table, schema: schema, feed: feed, connection: connection)
+                        let stream = try connection.beginCopy(
+                            staged?.copyStatement ?? table.copyStatement(schema: schema, freeze: true), "COPY \(table.name)")
+                        let grouped = digested.contains(batch.file)
+                        open = OpenFile(
+                            table: table, stream: stream, staged: staged, fileName: batch.fileName, began: clock.now,
+                            comparison: comparisons[batch.file], digests: grouped ? GroupDigestEncoder(feed: feed) : nil,
+                            spool: grouped ? try GroupSpool() : nil)
+                        progress.table = batch.file
+                        try stream.send(BinaryRowEncoder.header)
                     }
-                    if let spool = current.spool, current.digests != nil {
+                    guard var current = open else { continue }
+                    if let spool = current.spool, let runs = item.runs, current.digests != nil {
                         try spool.append(current.digests?.add(runs, of: batch) ?? [])
                     }
+                    current.rows += batch.count
+                    open = current
+                    if let (column, value) = item.overflow {
+                        let field = current.table.description.fields[column]
+                        throw GTFSError(
+                            .invalidValue, file: batch.fileName, line: batch.lines.first, column: field.name,
+                            message: "\(value) does not fit PostgreSQL's \(PostgresColumnType(field.type).sql)")
+                    }
+                    try current.stream.send(item.bytes)
+                    filled[batch.file] = zip(filled[batch.file] ?? item.filled, item.filled).map { $0 || $1 }
+                    progress.rowsByTable[batch.file, default: 0] += batch.count
+                    if let state = latest.withLock({ $0 }) { offerLoading(state) }
                 }
-                current.rows += batch.count
-                open = current
-                let encoded = batch.accept(BatchEncoding(feed: feed, types: current.table.types, ranges: ranges))
-                if let (column, value) = encoded.overflow {
-                    let field = current.table.description.fields[column]
-                    throw GTFSError(
-                        .invalidValue, file: batch.fileName, line: batch.lines.first, column: field.name,
-                        message: "\(value) does not fit PostgreSQL's \(PostgresColumnType(field.type).sql)")
-                }
-                try current.stream.send(encoded.bytes)
-                filled[batch.file] = zip(filled[batch.file] ?? encoded.filled, encoded.filled).map { $0 || $1 }
-                progress.rowsByTable[batch.file, default: 0] += batch.count
             }
             try finishFile()
         } catch {
+            channel.close()
             open?.stream.abandon(because: "the import failed")
             throw error
         }
@@ -524,6 +540,32 @@ final class PostgresImportRun {
 
     private static func inLoadOrder(_ tables: [TableImport]) -> [TableImport] {
         tables.sorted { (GTFSFile.loadOrder.firstIndex(of: $0.file) ?? 0) < (GTFSFile.loadOrder.firstIndex(of: $1.file) ?? 0) }
+    }
+}
+
+/// A batch as the parse thread hands it over: its rows encoded for `COPY` (all of them, or those of the
+/// groups to send), which columns held values, and its group runs when the file is digested.
+private struct EncodedBatch: Sendable {
+    let batch: RecordBatch
+    let bytes: [UInt8]
+    let overflow: (column: Int, value: Int)?
+    let filled: [Bool]
+    let runs: [GroupRun]?
+
+    /// - Parameters:
+    ///   - changedGroups: for a file compared group by group, the groups whose rows are sent.
+    ///   - digested: whether the file's group digests are recorded (then `runs` holds the batch's runs).
+    init(_ batch: RecordBatch, feed: Int32, changedGroups: Set<String>?, digested: Bool) {
+        self.batch = batch
+        var ranges: [Range<Int>]?
+        var runs: [GroupRun]?
+        if changedGroups != nil || digested {
+            let split = GroupRun.split(batch)
+            if let changedGroups { ranges = split.filter { run in run.key.map(changedGroups.contains) ?? true }.map(\.range) }
+            if digested { runs = split }
+        }
+        self.runs = runs
+        (bytes, overflow, filled) = batch.accept(BatchEncoding(feed: feed, types: PostgresTable(batch.file).types, ranges: ranges))
     }
 }
 
