@@ -1,30 +1,46 @@
 import Foundation
 import GRDB
-import GTFS
+package import GTFS
 
 /// The feed bookkeeping inside a store: `feeds`, `feed_tables` and `imports` (see ``SchemaV2``).
 package enum FeedCatalog {
     /// What the store holds of one feed before an import.
-    struct FeedState: Sendable {
-        let id: Int64
+    package struct FeedState: Sendable {
+        package let id: Int64
         /// The import that made the current version (to notice a concurrent change).
-        let importID: Int64?
+        package let importID: Int64?
         /// The current version's content hash.
-        let contentHash: String?
+        package let contentHash: String?
         /// Content hash and counts per table, for tables recorded in `feed_tables`.
-        let tables: [GTFSFile: TableState]
+        package let tables: [GTFSFile: TableState]
         /// Tables that hold rows of the feed.
-        let tablesWithRows: Set<GTFSFile>
+        package let tablesWithRows: Set<GTFSFile>
+
+        package init(id: Int64, importID: Int64?, contentHash: String?, tables: [GTFSFile: TableState], tablesWithRows: Set<GTFSFile>) {
+            self.id = id
+            self.importID = importID
+            self.contentHash = contentHash
+            self.tables = tables
+            self.tablesWithRows = tablesWithRows
+        }
     }
 
     /// One row of `feed_tables`.
-    struct TableState: Sendable {
-        let contentHash: String?
-        let rowsRead: Int
-        let rowsStored: Int
-        let rowsRejected: Int
+    package struct TableState: Sendable {
+        package let contentHash: String?
+        package let rowsRead: Int
+        package let rowsStored: Int
+        package let rowsRejected: Int
         /// The CRC-32 a zip archive declared for the file (see ``GTFS/FeedEntry/declaredCRC32``).
-        var contentCRC32: UInt32? = nil
+        package var contentCRC32: UInt32? = nil
+
+        package init(contentHash: String?, rowsRead: Int, rowsStored: Int, rowsRejected: Int, contentCRC32: UInt32? = nil) {
+            self.contentHash = contentHash
+            self.rowsRead = rowsRead
+            self.rowsStored = rowsStored
+            self.rowsRejected = rowsRejected
+            self.contentCRC32 = contentCRC32
+        }
     }
 
     /// The feed named `name`, or `nil` when the store does not hold it.

@@ -1,22 +1,22 @@
-import GTFS
+package import GTFS
 
 /// What an import will do, decided before it writes: full or incremental, the tables it replaces, the
 /// files it can skip because the store holds their exact content, and the tables a whole feed dropped.
-struct ImportPlan {
+package struct ImportPlan {
     /// The tables the input holds.
-    let imported: Set<GTFSFile>
+    package let imported: Set<GTFSFile>
     /// The store's version of the feed, when it holds one.
-    let existing: FeedCatalog.FeedState?
+    package let existing: FeedCatalog.FeedState?
     /// Whether the import applies a diff.
-    let incremental: Bool
+    package let incremental: Bool
     /// Whether the input replaces every table of the feed (a whole feed) or only its own.
-    let replaceAll: Bool
+    package let replaceAll: Bool
     /// Files whose content hash matches the stored version, by table.
-    private(set) var unchanged: [GTFSFile: (fileName: String, hash: String)] = [:]
+    package private(set) var unchanged: [GTFSFile: (fileName: String, hash: String)] = [:]
     /// Raw bytes of the files hashed by ``findUnchangedFiles(in:stored:options:shouldContinue:)``.
-    private(set) var hashedBytes: Int64 = 0
+    package private(set) var hashedBytes: Int64 = 0
 
-    init(imported: Set<GTFSFile>, existing: FeedCatalog.FeedState?, incremental: Bool, replaceAll: Bool) {
+    package init(imported: Set<GTFSFile>, existing: FeedCatalog.FeedState?, incremental: Bool, replaceAll: Bool) {
         self.imported = imported
         self.existing = existing
         self.incremental = incremental
@@ -24,19 +24,19 @@ struct ImportPlan {
     }
 
     /// The tables whose rows the import replaces (a full import) or may change (an incremental one).
-    var replaced: [GTFSFile] { GTFSFile.allCases.filter { replaceAll || imported.contains($0) } }
+    package var replaced: [GTFSFile] { GTFSFile.allCases.filter { replaceAll || imported.contains($0) } }
 
     /// The tables to read and parse.
-    var tablesToParse: Set<GTFSFile> { imported.subtracting(unchanged.keys) }
+    package var tablesToParse: Set<GTFSFile> { imported.subtracting(unchanged.keys) }
 
     /// Tables of the stored feed that a whole new feed lacks: an incremental import deletes their rows.
-    var removed: Set<GTFSFile> {
+    package var removed: Set<GTFSFile> {
         guard incremental, replaceAll, let existing else { return [] }
         return existing.tablesWithRows.union(existing.tables.keys).subtracting(imported)
     }
 
     /// Whether the input is the stored version exactly, so nothing needs to be read or written.
-    var isNoChange: Bool { incremental && tablesToParse.isEmpty && removed.isEmpty }
+    package var isNoChange: Bool { incremental && tablesToParse.isEmpty && removed.isEmpty }
 
     /// Hashes each file the store has a content hash for (the first file per table, as the parser reads
     /// them) and marks those that match. Standard input, a pipe or a device cannot be read twice: its
@@ -44,7 +44,7 @@ struct ImportPlan {
     /// it is parsed without being hashed first.
     ///
     /// - Throws: ``GTFSError`` when a file cannot be read, `CancellationError`.
-    mutating func findUnchangedFiles(
+    package mutating func findUnchangedFiles(
         in source: FeedSource, stored: FeedCatalog.FeedState, options: ParseOptions, shouldContinue: () -> Bool
     ) throws {
         var seen = Set<GTFSFile>()
@@ -61,7 +61,7 @@ struct ImportPlan {
     }
 
     /// The summary entries of the files skipped as unchanged, with the counts of the import that stored them.
-    func unchangedImports() -> [TableImport] {
+    package func unchangedImports() -> [TableImport] {
         unchanged.map { file, skipped in
             var table = TableImport(fileName: skipped.fileName, file: file)
             let state = existing?.tables[file]
@@ -77,7 +77,7 @@ struct ImportPlan {
 
     /// The summary entries: the parsed files with their changes, the skipped ones, and tables that only
     /// lost rows (a whole feed without that file), in load order.
-    func summaryTables(_ parsed: [TableImport], changes: [GTFSFile: TableChanges]) -> [TableImport] {
+    package func summaryTables(_ parsed: [TableImport], changes: [GTFSFile: TableChanges]) -> [TableImport] {
         var tables = parsed.map { table in
             var table = table
             table.changes = changes[table.file] ?? TableChanges()

@@ -42,7 +42,6 @@ final class PostgresImportRun {
 
     /// What one file's load gave.
     private struct Loaded {
-        var fileName: String
         var changes = TableChanges()
         var rejected: [GTFSError] = []
         /// The groups of the rejected rows (grouped tables).
@@ -79,45 +78,23 @@ final class PostgresImportRun {
         let incremental = existing != nil && options.update == .automatic
         summary.kind = incremental ? .incremental : .full
 
-        // What the schema holds of the feed, and which files are as it holds them.
-        var stored: [GTFSFile: (hash: String?, read: Int, stored: Int, rejected: Int)] = [:]
-        if let existing {
-            for row in try connection.query(
-                "SELECT table_name, content_hash, rows_read, rows_stored, rows_rejected FROM \(schema).feed_tables WHERE feed = $1",
-                [String(existing)], "read the stored tables")
-            {
-                guard let name = row[0], let file = GTFSFile(rawValue: name) else { continue }
-                stored[file] = (row[1], Int(row[2] ?? "") ?? 0, Int(row[3] ?? "") ?? 0, Int(row[4] ?? "") ?? 0)
-            }
-        }
-        var unchanged: [GTFSFile: String] = [:]
-        if incremental {
+        // What the schema holds of the feed, and which files are as it holds them: the SQLite store's plan.
+        let entries = try source.entries()
+        let stored = try existing.map(storedState(feed:))
+        var plan = ImportPlan(
+            imported: Set(entries.compactMap(\.table)), existing: stored, incremental: incremental, replaceAll: source.isWholeFeed)
+        if let stored, incremental {
             report(.hashing)
             let hashStart = clock.now
-            unchanged = try unchangedFiles(stored: stored.compactMapValues(\.hash))
+            try plan.findUnchangedFiles(in: source, stored: stored, options: options.parseOptions, shouldContinue: shouldContinue)
             summary.hashDuration = clock.now - hashStart
         }
-        let entries = try source.entries()
-        let given = Set(entries.compactMap(\.table))
-        // A whole feed replaces every table; single files, their own.
-        let replaced = source.isWholeFeed ? Set(GTFSFile.allCases) : given
-        let dropped = source.isWholeFeed ? Set(stored.keys).subtracting(given) : []
-        summary.replacedTables = GTFSFile.loadOrder.filter { replaced.contains($0) && unchanged[$0] == nil }
-        let unchangedTables = unchanged.map { file, hash in
-            var table = TableImport(fileName: entries.first { $0.table == file }?.fileName ?? file.fileName, file: file)
-            let state = stored[file]
-            table.rowsRead = state?.read ?? 0
-            table.rowsStored = state?.stored ?? 0
-            table.rowsRejected = state?.rejected ?? 0
-            table.changes = TableChanges(unchanged: table.rowsStored)
-            table.contentHash = hash
-            table.isUnchangedFile = true
-            return table
-        }
-        if incremental && !unchanged.isEmpty && given.subtracting(unchanged.keys).isEmpty && dropped.isEmpty {
+        let unchanged = plan.unchanged
+        summary.replacedTables = plan.replaced
+        if plan.isNoChange {
             summary.changedNothing = true
-            summary.tables = Self.inLoadOrder(unchangedTables)
-            summary.contentHash = try PostgresStore.contentHash(feed: existing, schema: schema, connection: connection)
+            summary.tables = plan.unchangedImports()
+            summary.contentHash = stored?.contentHash
             summary.duration = clock.now - start
             return summary
         }
@@ -127,7 +104,7 @@ final class PostgresImportRun {
         if let existing {
             feed = existing
             _ = try connection.query("UPDATE \(schema).feeds SET source = $2 WHERE feed = $1", [String(feed), described], "update feeds")
-            let emptied = incremental ? dropped : replaced.subtracting(unchanged.keys)
+            let emptied = incremental ? plan.removed : Set(plan.replaced).subtracting(unchanged.keys)
             if !emptied.isEmpty {
                 report(.removingRows)
                 try PostgresGroups.forget(emptied, schema: schema, feed: feed, connection: connection)
@@ -150,7 +127,7 @@ final class PostgresImportRun {
         // The files that changed, each sent with COPY as it is parsed; of a grouped file that the feed held,
         // only the groups that differ (read once before, to digest them).
         var parseOptions = options.parseOptions
-        if !unchanged.isEmpty { parseOptions.tables = given.subtracting(unchanged.keys) }
+        parseOptions.tables = incremental ? plan.tablesToParse : nil
         var comparisons: [GTFSFile: GroupComparison] = [:]
         if incremental {
             let rereadable = Set(entries.filter(\.isRereadable).compactMap(\.table))
@@ -169,7 +146,7 @@ final class PostgresImportRun {
             open = nil
             try current.stream.send(BinaryRowEncoder.trailer)
             let sent = try current.stream.finish()
-            var result = Loaded(fileName: current.fileName, rowsSent: sent)
+            var result = Loaded(rowsSent: sent)
             if let staged = current.staged {
                 let merged = try staged.merge(staged: sent, fileName: current.fileName, within: current.comparison)
                 (result.changes, result.rejected, result.rejectedGroups) = (merged.changes, merged.rejected, merged.rejectedGroups)
@@ -185,7 +162,6 @@ final class PostgresImportRun {
                 try stream.send(BinaryRowEncoder.trailer)
                 _ = try stream.finish()
             }
-            result.changes.deleted += deleted[current.table.file] ?? 0
             loaded[current.table.file] = result
             progress.finishedFiles.append(
                 ImportProgress.FinishedFile(
@@ -271,7 +247,7 @@ final class PostgresImportRun {
         for table in parsed.tables where incremental {
             guard let file = table.file, loaded[file] == nil else { continue }
             let count = try connection.execute("DELETE FROM \(schema).\(file.rawValue) WHERE feed = \(feed)", "empty \(file.rawValue)")
-            loaded[file] = Loaded(fileName: table.fileName, changes: TableChanges(deleted: count))
+            loaded[file] = Loaded(changes: TableChanges(deleted: count))
             try PostgresGroups.forget([file], schema: schema, feed: feed, connection: connection)
         }
         // The digests of every grouped file loaded, without those of groups that lost a row to a repeated key.
@@ -282,10 +258,11 @@ final class PostgresImportRun {
         summary.loadDuration = clock.now - loadStart
 
         // The per-file results, and the limit on rejected rows.
-        var results: [TableImport] = []
+        var parsedTables: [TableImport] = []
+        var changes = deleted.mapValues { TableChanges(deleted: $0) }
         for table in parsed.tables {
             guard let file = table.file else { continue }
-            let load = loaded[file] ?? Loaded(fileName: table.fileName)
+            let load = loaded[file] ?? Loaded()
             var result = TableImport(fileName: table.fileName, file: file)
             result.rowsRead = table.rowsRead
             result.rowsRejected = table.rowsRejected + load.rejected.count
@@ -295,30 +272,23 @@ final class PostgresImportRun {
             result.warningCount = table.warningCount
             result.bytesRead = table.bytesRead
             result.contentHash = table.contentHash
-            result.changes = load.changes
-            if load.rowsSent == 0 { result.changes.deleted += deleted[file] ?? 0 }
             guard options.maxRejected.allows(rejected: result.rowsRejected, of: result.rowsRead) else {
                 throw ImportError.tooManyRejected(
                     file: result.fileName, rejected: result.rowsRejected, read: result.rowsRead, limit: options.maxRejected,
                     first: result.errors.first)
             }
-            results.append(result)
+            parsedTables.append(result)
+            changes[file, default: TableChanges()] = changes[file, default: TableChanges()] + load.changes
         }
-        let listed = Set(results.map(\.file))
-        for (file, count) in deleted where !listed.contains(file) {
-            var result = TableImport(fileName: file.fileName, file: file)
-            result.changes = TableChanges(deleted: count)
-            results.append(result)
-        }
+        summary.tables = plan.summaryTables(parsedTables, changes: changes)
         // Statistics of the tables whose rows changed by a tenth or more, for the timetable's and the checks'
         // queries and the first queries of users: without them the planner guesses, and sorted a 5 M-row
         // table where a hash took a quarter of the time. Smaller changes leave them to autovacuum.
-        let analyzed = results.filter { table in
+        let analyzed = summary.tables.filter { table in
             let changed = table.changes.inserted + table.changes.updated + table.changes.deleted
             return changed > 0 && changed * 10 >= table.rowsStored + table.changes.deleted
         }.map { "\(schema).\($0.file.rawValue)" }
         if !analyzed.isEmpty { try connection.execute("ANALYZE " + analyzed.joined(separator: ", "), "analyze") }
-        summary.tables = Self.inLoadOrder(results + unchangedTables)
         summary.warnings = parsed.warnings
         summary.skippedFiles = parsed.skippedFiles
         summary.bytesRead = parsed.bytesRead
@@ -456,18 +426,23 @@ final class PostgresImportRun {
         return fresh
     }
 
-    /// The files of the source whose content has the SHA-256 that `feed_tables` holds: read once more to
-    /// hash them, skipped by the import.
-    /// - Returns: each unchanged file's table and hash.
-    private func unchangedFiles(stored: [GTFSFile: String]) throws -> [GTFSFile: String] {
-        var unchanged: [GTFSFile: String] = [:]
-        var seen = Set<GTFSFile>()
-        for entry in try source.entries() {
-            guard let table = entry.table, seen.insert(table).inserted, entry.isRereadable, let storedHash = stored[table] else { continue }
-            let hash = try entry.contentHash(chunkSize: options.chunkSize, maxLineLength: options.parseOptions.maxLineLength, shouldContinue: shouldContinue)
-            if hash == storedHash { unchanged[table] = hash }
+    /// What `feed_tables` holds of the feed, and which tables hold its rows, as the SQLite store's plan reads it.
+    private func storedState(feed: Int32) throws(PostgresError) -> FeedCatalog.FeedState {
+        var tables: [GTFSFile: FeedCatalog.TableState] = [:]
+        for row in try connection.query(
+            "SELECT table_name, content_hash, rows_read, rows_stored, rows_rejected FROM \(schema).feed_tables WHERE feed = $1",
+            [String(feed)], "read the stored tables")
+        {
+            guard let name = row[0], let file = GTFSFile(rawValue: name) else { continue }
+            tables[file] = FeedCatalog.TableState(
+                contentHash: row[1], rowsRead: Int(row[2] ?? "") ?? 0, rowsStored: Int(row[3] ?? "") ?? 0, rowsRejected: Int(row[4] ?? "") ?? 0)
         }
-        return unchanged
+        let holding = GTFSFile.allCases.map { "SELECT '\($0.rawValue)' WHERE EXISTS (SELECT 1 FROM \(schema).\($0.rawValue) WHERE feed = \(feed))" }
+        let withRows = try connection.query(holding.joined(separator: " UNION ALL "), [], "look for the feed's rows")
+        let feedRow = try connection.query("SELECT import_id, content_hash FROM \(schema).feeds WHERE feed = $1", [String(feed)], "read the feed")
+        return FeedCatalog.FeedState(
+            id: Int64(feed), importID: feedRow.first?[0].flatMap { Int64($0) }, contentHash: feedRow.first?[1], tables: tables,
+            tablesWithRows: Set(withRows.compactMap { $0.first.flatMap { $0 }.flatMap(GTFSFile.init(rawValue:)) }))
     }
 
     /// Writes what the import stored: `feed_tables` per file, a row in `imports`, and the feed's version.
@@ -536,10 +511,6 @@ final class PostgresImportRun {
     /// The last report: the import is done.
     func finished() {
         report(.finished)
-    }
-
-    private static func inLoadOrder(_ tables: [TableImport]) -> [TableImport] {
-        tables.sorted { (GTFSFile.loadOrder.firstIndex(of: $0.file) ?? 0) < (GTFSFile.loadOrder.firstIndex(of: $1.file) ?? 0) }
     }
 }
 
