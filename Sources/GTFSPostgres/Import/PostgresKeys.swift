@@ -9,7 +9,15 @@ enum PostgresKeys {
     static func addKey(
         to table: PostgresTable, schema: String, fileName: String, connection: PostgresConnection
     ) throws(PostgresError) -> (errors: [GTFSError], groups: Set<String>) {
-        let statements = table.keyStatements(schema: schema)
+        try add(table.keyStatements(schema: schema), of: table, in: "\(schema).\(table.name)", fileName: fileName, connection: connection)
+    }
+
+    /// Runs `statements`, which key `relation` (a table of `table`'s columns that this transaction only
+    /// appended to): when they fail on a repeated key, the later rows are deleted and they run again.
+    /// - Returns: the errors of the rows deleted, and their groups.
+    static func add(
+        _ statements: [String], of table: PostgresTable, in relation: String, fileName: String, connection: PostgresConnection
+    ) throws(PostgresError) -> (errors: [GTFSError], groups: Set<String>) {
         guard !statements.isEmpty else { return ([], []) }
         try connection.execute("SAVEPOINT key", "key \(table.name)")
         do {
@@ -19,7 +27,7 @@ enum PostgresKeys {
         } catch where error.sqlState == "23505" {
             try connection.execute("ROLLBACK TO SAVEPOINT key; RELEASE SAVEPOINT key", "key \(table.name)")
         }
-        let rejected = try removeRepeatedKeys(of: table, in: "\(schema).\(table.name)", fileName: fileName, connection: connection)
+        let rejected = try removeRepeatedKeys(of: table, in: relation, fileName: fileName, connection: connection)
         for statement in statements { try connection.execute(statement, "key \(table.name)") }
         return rejected
     }
@@ -28,7 +36,7 @@ enum PostgresKeys {
     /// been only appended to in this transaction, so that `ctid` order is load order.
     /// - Returns: the errors of the rows deleted, in no particular order, and their groups (the key's first
     ///   value, which is the group of a grouped table).
-    static func removeRepeatedKeys(
+    private static func removeRepeatedKeys(
         of table: PostgresTable, in relation: String, fileName: String, connection: PostgresConnection
     ) throws(PostgresError) -> (errors: [GTFSError], groups: Set<String>) {
         let key = table.keyExpressions

@@ -62,18 +62,10 @@ struct StagedTable {
     private func mergeRows(staged: Int, fileName: String, within comparison: GroupComparison?) throws(PostgresError) -> Merged {
         guard !table.keyExpressions.isEmpty else { return Merged(changes: try replaceIfDifferent(staged: staged)) }
         // New rows that repeat a key are found by a unique index on the staged rows (ON CONFLICT would let a
-        // repeat through when the first row equals the stored one), and searched only when there are some.
+        // repeat through when the first row equals the stored one), which the merge then reads by key.
+        let key = "CREATE UNIQUE INDEX ON pg_temp.\(name) (\((table.keyExpressions + ["feed"]).joined(separator: ", ")))"
         var result = Merged(changes: TableChanges())
-        try connection.execute("SAVEPOINT stage_key", "key the staged \(table.name)")
-        do {
-            try connection.execute(
-                "CREATE UNIQUE INDEX ON pg_temp.\(name) (\((table.keyExpressions + ["feed"]).joined(separator: ", ")))", "key the staged \(table.name)")
-            try connection.execute("RELEASE SAVEPOINT stage_key", "key the staged \(table.name)")
-        } catch where error.sqlState == "23505" {
-            try connection.execute("ROLLBACK TO SAVEPOINT stage_key; RELEASE SAVEPOINT stage_key", "key the staged \(table.name)")
-            (result.rejected, result.rejectedGroups) = try PostgresKeys.removeRepeatedKeys(
-                of: table, in: "pg_temp.\(name)", fileName: fileName, connection: connection)
-        }
+        (result.rejected, result.rejectedGroups) = try PostgresKeys.add([key], of: table, in: "pg_temp.\(name)", fileName: fileName, connection: connection)
         result.changes = try mergeByKey(within: comparison)
         return result
     }
