@@ -164,6 +164,9 @@ struct PostgresIncrementalTests {
         if case .busy = error {} else { Issue.record("expected busy, got \(String(describing: error))") }
         try holder.connection.execute("ROLLBACK", "roll back")
         #expect(try store.importFeed(from: try FeedSource(path: path), options: options).table(.stops)?.rowsStored == 2)
+        // A wait longer than lock_timeout can say (24.8 days) is no limit, not a crash.
+        options.lockWait = .seconds(Int64.max)
+        #expect(try store.importFeed(from: try FeedSource(path: path), options: options).changedNothing)
     }
 }
 

@@ -119,10 +119,9 @@ public final class PostgresStore {
     /// Waits for other imports and removals of this schema to end (an advisory lock until the end of the
     /// transaction), at most `waiting` (`nil`: as long as it takes).
     private func lock(waiting: Duration?) throws {
-        if let waiting {
-            let milliseconds = max(1, Int(waiting / .milliseconds(1)))
-            try connection.execute("SET LOCAL lock_timeout = \(milliseconds)", "set lock_timeout")
-        }
+        // lock_timeout takes at most 2^31 - 1 ms (24.8 days); a longer wait is no limit at all.
+        let milliseconds = waiting.map { max(1, ($0 / .milliseconds(1)).rounded(.up)) }.flatMap { $0 < Double(Int32.max) ? Int($0) : nil }
+        if let milliseconds { try connection.execute("SET LOCAL lock_timeout = \(milliseconds)", "set lock_timeout") }
         do {
             _ = try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", [lockKey], "wait for other imports")
         } catch {
@@ -130,7 +129,7 @@ public final class PostgresStore {
             if error.sqlState == "55P03" { throw ImportError.busy(path: "\(target) schema \(schema)") }
             throw error
         }
-        if waiting != nil { try connection.execute("SET LOCAL lock_timeout = 0", "set lock_timeout") }
+        if milliseconds != nil { try connection.execute("SET LOCAL lock_timeout = 0", "set lock_timeout") }
     }
 
     /// The rows of each table that hold any, for the feed named `feedName`.
