@@ -6,7 +6,9 @@
 #     primary key and stop index, in one transaction with the same maintenance_work_mem.
 #  2. The VBB-scale feed (gtfs-synth --scale 1): a first import into PostgreSQL against one into SQLite.
 #  3. Its next version with 1 % of stop_times changed, applied to each, and the same version again.
-#  4. With --germany: the Germany-scale feed (gtfs-synth --scale 4) once into each: time, client peak RSS,
+#  4. Ctrl-C: SIGINT at 15 moments of a VBB-scale import, the time to the process's exit
+#     (postgres-cancel.py).
+#  5. With --germany: the Germany-scale feed (gtfs-synth --scale 4) once into each: time, client peak RSS,
 #     the server's disk for the schema and the SQLite file's size.
 # Rounds alternate the sides. Usage: compare-postgres.sh [--rounds N] [--germany]   (NO_BUILD=1 reuses builds)
 set -euo pipefail
@@ -72,7 +74,7 @@ timed() {
 }
 ratio() { python3 -c "import sys; print('%.2f×' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
 
-echo "1/3: 5 M stop_times" >&2
+echo "1/4: 5 M stop_times" >&2
 ours=() base=() rss=()
 for round in $(seq "$rounds"); do
     sql "DROP SCHEMA IF EXISTS bench CASCADE"
@@ -90,7 +92,7 @@ for round in $(seq "$rounds"); do
     sql "DROP SCHEMA IF EXISTS base CASCADE"
 done
 
-echo "2/3: the VBB-scale feed" >&2
+echo "2/4: the VBB-scale feed" >&2
 pg=() lite=() pgrss=()
 for round in $(seq "$rounds"); do
     sql "DROP SCHEMA IF EXISTS gtfs CASCADE"
@@ -101,7 +103,7 @@ for round in $(seq "$rounds"); do
     lite+=("$seconds")
 done
 
-echo "3/3: 1 % changed, and the same version again" >&2
+echo "3/4: 1 % changed, and the same version again" >&2
 pgc=() litec=() pgs=() lites=()
 for round in $(seq "$rounds"); do
     sql "DROP SCHEMA IF EXISTS gtfs CASCADE"
@@ -114,6 +116,8 @@ for round in $(seq "$rounds"); do
     read -r seconds _ < <(timed "$import" --quiet --db "$work/vbb.sqlite" "$changed"); lites+=("$seconds")
 done
 pg_disk=$(sql "SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid))) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'gtfs' AND c.relkind IN ('r', 'm')")
+echo "4/4: Ctrl-C" >&2
+cancels=$(python3 "$here/postgres-cancel.py" "$import" "$uri" "$feed")
 
 out="$bench/results/compare-postgres.md"
 {
@@ -141,6 +145,10 @@ out="$bench/results/compare-postgres.md"
     for i in "${!pgc[@]}"; do echo "| $((i + 1)) | ${pgc[$i]} | ${litec[$i]} | ${pgs[$i]} | ${lites[$i]} |"; done
     echo
     echo "The schema's tables and indexes after these: $pg_disk on the server."
+    echo
+    echo "## Ctrl-C during a VBB-scale import: SIGINT to the process's exit"
+    echo
+    echo "$cancels"
 } > "$out"
 
 if [[ $germany == 1 ]]; then

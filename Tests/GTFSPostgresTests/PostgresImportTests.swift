@@ -270,6 +270,23 @@ struct PostgresCancelTests {
         _ = try store.feeds()
         let outcomes = try watcher.connection.query("SELECT outcome FROM gtfs.imports ORDER BY import_id", [], "read")
         #expect(outcomes == [["completed"], ["cancelled"]])
+        // The abandoned transaction is rolled back before the store's next import, which stores the feed.
+        _ = try store.importFeed(from: source, named: "f")
+        #expect(try watcher.rowCounts(feed: "f") == [.stops: 2, .stopTimes: 1_000_000])
+    }
+
+    @Test("A cancel asked for between imports cancels the next one, and only that one")
+    func cancelBeforeImport() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let good = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "good")
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        store.canceller.cancel()
+        #expect(throws: CancellationError.self) { try store.importFeed(from: try FeedSource(path: good), named: "f") }
+        #expect(try store.feeds().isEmpty)
+        #expect(try store.importFeed(from: try FeedSource(path: good), named: "f").rowsStored == 2)
     }
 }
 

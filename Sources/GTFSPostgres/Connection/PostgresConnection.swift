@@ -1,5 +1,6 @@
 import CLibpq
 import Foundation
+import Platform
 
 /// One connection to a PostgreSQL server through libpq, used from one thread at a time.
 ///
@@ -10,6 +11,8 @@ import Foundation
 final class PostgresConnection {
     /// The server and database, for messages: `postgresql://user@host:port/dbname`, never a password.
     let target: String
+    /// The connection string, for a second connection (``logAside(_:)``).
+    private let conninfo: String
     private var connection: OpaquePointer?
     /// Cancels from other threads.
     let canceller: PostgresCancel
@@ -19,6 +22,7 @@ final class PostgresConnection {
     /// - Throws: ``PostgresError`` when the string is malformed or the server cannot be reached or refuses.
     init(_ conninfo: String) throws(PostgresError) {
         target = Self.describe(conninfo)
+        self.conninfo = conninfo
         guard let connection = PQconnectdb(conninfo) else {
             throw PostgresError(target: target, operation: "cannot connect", message: "out of memory")
         }
@@ -42,26 +46,94 @@ final class PostgresConnection {
         connection = nil
     }
 
-    /// Statements sent by ``sendWithoutWaiting(_:)`` whose results are not read yet.
+    /// Results of a cancelled statement not read yet: the server sends its error at once but is ready for
+    /// the next statement only when it has cleaned up (0.4 s after an index build), and a cancel need not wait.
     private var pending = false
+    /// Whether the transaction was given up (``abandonTransaction()``) and is still to be rolled back.
+    private var abandoned = false
 
-    /// Sends statements (no parameters) and returns at once: the server runs them while the caller goes on,
-    /// and the next call on this connection first waits for them to end. Their results and errors are
-    /// dropped. A rollback of a large import takes the server a while (172 ms for two 5 M-row tables);
-    /// a cancelled import need not wait for it, since the server finishes it also when the client is gone.
-    func sendWithoutWaiting(_ sql: String) {
-        guard let connection = ready() else { return }
-        pending = PQsendQuery(connection, sql) == 1
+    /// Gives up the transaction in progress without waiting for the server: the next statement on this
+    /// connection first waits for the server and rolls back, and closing the connection leaves the rollback
+    /// to the server (it rolls back the transaction of a closed connection). A rollback of a large import
+    /// takes the server a while (172 ms for two 5 M-row tables), which a cancelled import need not wait for.
+    func abandonTransaction() {
+        abandoned = true
     }
 
-    /// The connection, after the results of statements sent without waiting; `nil` when closed.
+    /// Runs statements on a connection of their own and commits them, without waiting for this connection's
+    /// server process: how a cancelled import logs itself while its own transaction still rolls back.
+    /// Errors are dropped (a schema created by the abandoned transaction has no `imports` table to log in).
+    func logAside(_ sql: String) {
+        guard let aside = try? PostgresConnection(conninfo) else { return }
+        _ = try? aside.execute(sql, "log")
+        aside.close()
+    }
+
+    /// The connection, ready for a statement: after the results of a cancelled statement and the rollback
+    /// of an abandoned transaction; `nil` when closed.
     private func ready() -> OpaquePointer? {
         guard let connection else { return nil }
         if pending {
             while let result = PQgetResult(connection) { PQclear(result) }
             pending = false
         }
+        if abandoned {
+            abandoned = false
+            PQclear(PQexec(connection, "ROLLBACK"))
+        }
         return connection
+    }
+
+    /// The result of what was sent, as `PQexec` gives it (the last result, or the first error; a COPY's
+    /// start), read as the server answers. When a cancel was asked for, the error it causes returns at once,
+    /// without waiting for the server to be ready again; the rest is read before the next statement.
+    /// - Returns: `nil` when the connection broke.
+    private func collect(_ raw: OpaquePointer) -> OpaquePointer? {
+        var kept: OpaquePointer?
+        while let result = nextResult(raw) {
+            let status = PQresultStatus(result)
+            if status == PGRES_COPY_IN { PQclear(kept); return result }
+            let failed = status == PGRES_FATAL_ERROR || status == PGRES_BAD_RESPONSE || status == PGRES_NONFATAL_ERROR
+            if failed && canceller.isRequested {
+                PQclear(kept)
+                pending = true
+                return result
+            }
+            if let previous = kept, PQresultStatus(previous) == PGRES_FATAL_ERROR {
+                PQclear(result)
+            } else {
+                PQclear(kept)
+                kept = result
+            }
+        }
+        return kept
+    }
+
+    /// The next result of what was sent, waiting for the server's answer on the socket; `nil` after the last.
+    /// A cancel asked for while waiting is sent again once: the first may have reached the server between
+    /// two statements, where it does nothing.
+    private func nextResult(_ raw: OpaquePointer) -> OpaquePointer? {
+        var cancelSent = false
+        while PQisBusy(raw) == 1 {
+            if !cancelSent && canceller.isRequested {
+                canceller.cancel()
+                cancelSent = true
+            }
+            var descriptor = pollfd(fd: PQsocket(raw), events: Int16(POLLIN), revents: 0)
+            // A timeout, so that a cancel asked for meanwhile is seen.
+            if poll(&descriptor, 1, 50) < 0 && errno != EINTR { break }
+            if PQconsumeInput(raw) == 0 { break }
+        }
+        return PQgetResult(raw)
+    }
+
+    /// Sends `sql` (with text parameters when given) and returns its result as ``collect(_:)`` reads it.
+    private func exchange(_ raw: OpaquePointer, _ sql: String, _ operation: String) throws(PostgresError) -> OpaquePointer {
+        if canceller.isRequested {
+            throw PostgresError(target: target, operation: operation, message: "canceling statement due to user request", sqlState: "57014")
+        }
+        guard PQsendQuery(raw, sql) == 1, let result = collect(raw) else { throw failure(operation, nil) }
+        return result
     }
 
     /// `value` as an SQL string literal, quoted and escaped for this connection.
@@ -80,7 +152,7 @@ final class PostgresConnection {
     @discardableResult
     func execute(_ sql: String, _ operation: String) throws(PostgresError) -> Int {
         guard let connection = ready() else { throw PostgresError(target: target, operation: operation, message: "the connection is closed") }
-        guard let result = PQexec(connection, sql) else { throw failure(operation, nil) }
+        let result = try exchange(connection, sql, operation)
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_TUPLES_OK:
@@ -99,14 +171,17 @@ final class PostgresConnection {
     /// - Throws: ``PostgresError`` with the server's message.
     func query(_ sql: String, _ parameters: [String?], _ operation: String) throws(PostgresError) -> [[String?]] {
         guard let connection = ready() else { throw PostgresError(target: target, operation: operation, message: "the connection is closed") }
+        if canceller.isRequested {
+            throw PostgresError(target: target, operation: operation, message: "canceling statement due to user request", sqlState: "57014")
+        }
         var copies = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for copy in copies { free(copy) } }
-        let result = copies.withUnsafeMutableBufferPointer { values in
+        let sent = copies.withUnsafeMutableBufferPointer { values in
             values.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
-                PQexecParams(connection, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
+                PQsendQueryParams(connection, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
             }
         }
-        guard let result else { throw failure(operation, nil) }
+        guard sent == 1, let result = collect(connection) else { throw failure(operation, nil) }
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK: return []
@@ -146,7 +221,7 @@ final class PostgresConnection {
     /// - Throws: ``PostgresError`` when the server refuses the statement.
     func beginCopy(_ sql: String, _ operation: String) throws(PostgresError) -> CopyStream {
         guard let connection = ready() else { throw PostgresError(target: target, operation: operation, message: "the connection is closed") }
-        guard let started = PQexec(connection, sql) else { throw failure(operation, nil) }
+        let started = try exchange(connection, sql, operation)
         defer { PQclear(started) }
         guard PQresultStatus(started) == PGRES_COPY_IN else { throw failure(operation, started) }
         return CopyStream(connection: self, raw: connection, operation: operation)
@@ -158,23 +233,17 @@ final class PostgresConnection {
     func endCopy(_ raw: OpaquePointer, _ operation: String, abandoning reason: String?) throws(PostgresError) -> Int {
         var problem: PostgresError?
         if PQputCopyEnd(raw, reason) != 1 { problem = failure(operation, nil) }
-        var stored = 0
-        while let result = PQgetResult(raw) {
-            if PQresultStatus(result) == PGRES_COMMAND_OK {
-                stored = Int(String(cString: PQcmdTuples(result))) ?? 0
-            } else if problem == nil {
-                problem = failure(operation, result)
-            }
-            PQclear(result)
-        }
+        guard let result = collect(raw) else { throw problem ?? failure(operation, nil) }
+        defer { PQclear(result) }
         if let problem { throw problem }
-        return stored
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw failure(operation, result) }
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
     }
 
     /// Runs `sql`; returns a result holding rows (the caller clears it), or `nil` for a command.
     private func run(_ sql: String, _ operation: String) throws(PostgresError) -> OpaquePointer? {
         guard let connection = ready() else { throw PostgresError(target: target, operation: operation, message: "the connection is closed") }
-        guard let result = PQexec(connection, sql) else { throw failure(operation, nil) }
+        let result = try exchange(connection, sql, operation)
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
             PQclear(result)

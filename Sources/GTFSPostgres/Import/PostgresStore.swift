@@ -78,9 +78,13 @@ public final class PostgresStore {
         if options.changeHandler != nil {
             throw ImportError.invalidOption("changeHandler: not reported by the PostgreSQL store")
         }
+        let canceller = self.canceller
+        if canceller.isRequested {
+            canceller.reset()
+            throw CancellationError()
+        }
         let started = try connection.query("SELECT now()::text", [], "read the clock").first?.first.flatMap { $0 } ?? ""
         try connection.execute("BEGIN", "begin a transaction")
-        let canceller = self.canceller
         let reporter = progressHandler.map { ProgressReporter(queue: progressQueue, handler: $0, progress: Progress(totalUnitCount: 0)) }
         do {
             try lock(waiting: options.lockWait)
@@ -103,8 +107,9 @@ public final class PostgresStore {
                     now(), 'full', '\(cancelled ? "cancelled" : "failed")', \(connection.literal(String(describing: cancelled ? CancellationError() : error))))
                 """
             if cancelled {
-                // A cancel returns at once; the server rolls back and logs while the caller goes on.
-                connection.sendWithoutWaiting("ROLLBACK; " + log)
+                // A cancel returns at once: the server rolls back while the caller goes on.
+                connection.abandonTransaction()
+                connection.logAside(log)
                 throw CancellationError()
             }
             _ = try? connection.execute("ROLLBACK", "roll back")
