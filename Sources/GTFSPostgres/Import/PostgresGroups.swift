@@ -8,13 +8,20 @@ import GTFSImport
 /// compares them with the stored ones in SQL, and then sends only the rows of groups that differ.
 enum PostgresGroups {
     /// `CREATE TABLE IF NOT EXISTS feed_groups` in `schema`.
-    static func createStatement(schema: String) -> String {
+    /// - Parameter keyed: with its key; without, ``keyStatement(schema:)`` adds it after the first load
+    ///   (one sort instead of an index insert per group).
+    static func createStatement(schema: String, keyed: Bool) -> String {
         """
         CREATE TABLE IF NOT EXISTS \(schema).feed_groups (
             feed integer NOT NULL, table_name text NOT NULL, group_key text COLLATE "C" NOT NULL, digest_a bigint, digest_b bigint,
-            rows bigint NOT NULL, PRIMARY KEY (table_name, feed, group_key))
+            rows bigint NOT NULL\(keyed ? ", " + key : ""))
         """
     }
+
+    /// Adds the key of a `feed_groups` created without it.
+    static func keyStatement(schema: String) -> String { "ALTER TABLE \(schema).feed_groups ADD \(key)" }
+
+    private static let key = "PRIMARY KEY (table_name, feed, group_key)"
 
     /// The temporary table that receives the digests of one file's groups.
     static func newGroupsTable(_ table: PostgresTable) -> String { "pg_temp.gtfs_groups_\(table.name)" }
@@ -29,8 +36,7 @@ enum PostgresGroups {
                 feed integer, group_key text COLLATE "C", digest_a bigint, digest_b bigint, rows bigint) ON COMMIT DROP
             """, "stage the groups of \(table.name)")
         let stream = try connection.beginCopy(
-            "COPY \(name) (feed, group_key, digest_a, digest_b, rows) FROM STDIN (FORMAT binary, FREEZE)", "COPY the groups of \(table.name)")
-        try stream.send(BinaryRowEncoder.header)
+            "COPY \(name) (feed, group_key, digest_a, digest_b, rows) FROM STDIN (FREEZE)", "COPY the groups of \(table.name)")
         return stream
     }
 
@@ -71,11 +77,11 @@ enum PostgresGroups {
     }
 }
 
-/// Encodes the digests of a grouped file's groups, batch by batch, as binary `COPY` rows of
+/// Encodes the digests of a grouped file's groups, batch by batch, as text `COPY` rows of
 /// `(feed, group_key, digest_a, digest_b, rows)`.
 struct GroupDigestEncoder {
     private var joiner = GroupRunJoiner(keepsSegments: false)
-    private var encoder = BinaryRowEncoder(types: [.text, .bigint, .bigint, .bigint])
+    private var encoder = TextRowEncoder(types: [.text, .bigint, .bigint, .bigint])
     let feed: Int32
 
     init(feed: Int32) { self.feed = feed }

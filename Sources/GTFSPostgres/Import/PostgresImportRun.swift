@@ -4,7 +4,7 @@ import GTFSImport
 import Synchronization
 
 /// One import into a schema, inside the caller's transaction: the schema made ready, the files that
-/// changed parsed and sent with binary `COPY`, keys, indexes, reference checks, and the record of it.
+/// changed parsed and sent with `COPY`, keys, indexes, reference checks, and the record of it.
 ///
 /// Into a schema without GTFS tables, rows go straight into new tables (frozen), keyed after the load.
 /// Into a schema that has them, each file's rows go into a staging table and are merged by key
@@ -19,6 +19,8 @@ final class PostgresImportRun {
     private let usesPostGIS: Bool
     /// PostGIS, when the server has it and the store uses it.
     private var postgis: PostGIS?
+    /// Whether `feed_groups` is new, without its key until the digests are in.
+    private var groupsNeedKey = false
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var rowsStart: ContinuousClock.Instant?
@@ -144,7 +146,6 @@ final class PostgresImportRun {
         func finishFile() throws {
             guard let current = open else { return }
             open = nil
-            try current.stream.send(BinaryRowEncoder.trailer)
             let sent = try current.stream.finish()
             var result = Loaded(rowsSent: sent)
             if let staged = current.staged {
@@ -159,7 +160,6 @@ final class PostgresImportRun {
                 try spool.append(digests.finish())
                 let stream = try PostgresGroups.beginCopy(current.table, connection: connection)
                 try spool.send(into: stream)
-                try stream.send(BinaryRowEncoder.trailer)
                 _ = try stream.finish()
             }
             loaded[current.table.file] = result
@@ -205,7 +205,6 @@ final class PostgresImportRun {
                             comparison: comparisons[batch.file], digests: grouped ? GroupDigestEncoder(feed: feed) : nil,
                             spool: grouped ? try GroupSpool() : nil)
                         progress.table = batch.file
-                        try stream.send(BinaryRowEncoder.header)
                     }
                     guard var current = open else { continue }
                     if let spool = current.spool, let runs = item.runs, current.digests != nil {
@@ -255,6 +254,7 @@ final class PostgresImportRun {
             try PostgresGroups.record(
                 PostgresTable(file), schema: schema, feed: feed, invalid: load.rejectedGroups, states: load.states, connection: connection)
         }
+        if groupsNeedKey { try connection.execute(PostgresGroups.keyStatement(schema: schema), "key feed_groups") }
         summary.loadDuration = clock.now - loadStart
 
         // The per-file results, and the limit on rejected rows.
@@ -356,7 +356,6 @@ final class PostgresImportRun {
                 try stream.send(digests.add(GroupRun.split(batch), of: batch))
             }
             try stream.send(digests.finish())
-            try stream.send(BinaryRowEncoder.trailer)
             _ = try stream.finish()
         } catch {
             stream.abandon(because: "the import failed")
@@ -399,13 +398,15 @@ final class PostgresImportRun {
             "SELECT count(*), count(*) FILTER (WHERE tablename = 'feeds') FROM pg_tables WHERE schemaname = $1", [schema],
             "look at schema \(schema)")
         let tableCount = held.first?[0].flatMap { Int($0) } ?? 0
+        groupsNeedKey = tableCount == 0
         if tableCount > 0 && held.first?[1] == "0" {
             throw PostgresError(
                 target: connection.target, operation: "schema \(schema)",
                 message: "holds \(tableCount) table\(tableCount == 1 ? "" : "s") of something else (no feeds table); give another --schema")
         }
         try connection.execute(
-            (["CREATE SCHEMA IF NOT EXISTS \(schema)"] + PostgresFeedTables.createStatements(schema: schema)).joined(separator: ";\n"),
+            (["CREATE SCHEMA IF NOT EXISTS \(schema)"] + PostgresFeedTables.createStatements(schema: schema, groupsKeyed: tableCount > 0))
+                .joined(separator: ";\n"),
             "create schema \(schema)")
         let existing = try connection.query(
             "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = 'stop_times'", [schema], "look for the tables")
@@ -547,7 +548,7 @@ private struct BatchEncoding: RecordBatchVisitor {
     var ranges: [Range<Int>]?
 
     func visit<R: GTFSRecord>(_ records: [R]) -> (bytes: [UInt8], overflow: (column: Int, value: Int)?, filled: [Bool]) {
-        var encoder = BinaryRowEncoder(types: types)
+        var encoder = TextRowEncoder(types: types)
         for range in ranges ?? [records.indices] {
             for record in records[range] {
                 encoder.beginRow(feed: feed)

@@ -2,8 +2,9 @@
 /// per feed in `feeds`, per feed and table in `feed_tables` (the file's SHA-256 and counts), and per import
 /// that changed something or failed in `imports`.
 enum PostgresFeedTables {
-    /// `CREATE … IF NOT EXISTS` of the three, in `schema`.
-    static func createStatements(schema: String) -> [String] {
+    /// `CREATE … IF NOT EXISTS` of the three and of `feed_groups`, in `schema`.
+    /// - Parameter groupsKeyed: whether `feed_groups` gets its key now (see `PostgresGroups`).
+    static func createStatements(schema: String, groupsKeyed: Bool) -> [String] {
         [
             """
             CREATE TABLE IF NOT EXISTS \(schema).feeds (
@@ -41,7 +42,7 @@ enum PostgresFeedTables {
                 rows_rejected bigint NOT NULL DEFAULT 0,
                 message text)
             """,
-            PostgresGroups.createStatement(schema: schema),
+            PostgresGroups.createStatement(schema: schema, keyed: groupsKeyed),
         ]
     }
 }

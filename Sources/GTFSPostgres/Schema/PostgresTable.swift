@@ -63,15 +63,16 @@ struct PostgresTable: Sendable {
     /// The column names: `feed`, then the fields.
     var columnNames: [String] { ["feed"] + description.fields.map(\.name) }
 
-    /// `COPY … FROM STDIN (FORMAT binary)` with every column named.
+    /// `COPY … FROM STDIN` in the text format, with every column named.
     /// - Parameter freeze: write the rows frozen, allowed into a table created in the same transaction:
     ///   later scans (the key and index builds among them) need no visibility checks.
     func copyStatement(schema: String, freeze: Bool) -> String {
         copyStatement(into: "\(schema).\(name)", freeze: freeze)
     }
 
-    /// `COPY … FROM STDIN (FORMAT binary)` into `table` (a staging copy), every column named.
+    /// `COPY … FROM STDIN` into `table` (a staging copy), every column named, in the text format that
+    /// `TextRowEncoder` writes.
     func copyStatement(into table: String, freeze: Bool) -> String {
-        "COPY \(table) (\(columnNames.joined(separator: ", "))) FROM STDIN (FORMAT binary\(freeze ? ", FREEZE" : ""))"
+        "COPY \(table) (\(columnNames.joined(separator: ", "))) FROM STDIN\(freeze ? " (FREEZE)" : "")"
     }
 }
