@@ -372,6 +372,32 @@ struct PostgresReferenceTests {
         #expect(summary.integrity.findings == expected.findings)
         #expect(summary.integrity.checksRun == expected.checksRun)
     }
+
+    @Test(
+        "stop_times imported alone: every trip and stop missing, as in the SQLite store, with a trip's rows apart and with a repeated key",
+        arguments: [false, true])
+    func fileImportedAlone(repeatedKey: Bool) throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for trip in ["T9", "T1", "T10", "T2"] {
+            for stop in 1 ... 3 { rows += "\(trip),08:0\(stop):00,08:0\(stop):00,S\(stop * 7 % 5),\(stop)\n" }
+        }
+        rows += "T1,09:00:00,09:00:00,S6,4\n"  // T1's rows apart
+        if repeatedKey { rows += "T2,09:00:00,09:00:00,S8,3\n" }
+        let path = folder.file("stop_times.txt")
+        try rows.write(toFile: path, atomically: true, encoding: .utf8)
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        let summary = try store.importFeed(from: try FeedSource(path: path), named: "f")
+        let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
+        let expected = try sqlite.importFeedSynchronously(from: try FeedSource(path: path)).integrity
+        try sqlite.close()
+        #expect(expected.findings.map(\.column) == ["trip_id", "stop_id"])
+        #expect(expected.findings.first?.rowCount == 13 && expected.findings.first?.valueCount == 4)
+        #expect(summary.integrity.findings == expected.findings)
+    }
 }
 
 @Suite("PostgreSQL store: the server stops mid-import", .serialized)

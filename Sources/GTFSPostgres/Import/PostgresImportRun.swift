@@ -322,7 +322,11 @@ final class PostgresImportRun {
                     summary.integrity.checksRun += 1
                     continue
                 }
-                if let finding = try PostgresReferenceCheck.check(reference, schema: schema, feed: feed, connection: connection) {
+                let load = loaded[reference.file]
+                let groupsCover = load.map { $0.digested && $0.states == nil && $0.rejected.isEmpty } ?? false
+                if let finding = try PostgresReferenceCheck.check(
+                    reference, schema: schema, feed: feed, groupsCoverTable: groupsCover, connection: connection)
+                {
                     summary.integrity.findings.append(finding)
                 }
                 summary.integrity.checksRun += 1
