@@ -9,7 +9,7 @@ import GTFS
 /// the server parses it with about the same CPU (Benchmarks/README.md).
 struct TextRowEncoder: FieldSink {
     /// The encoded rows since the last ``takeBytes()``.
-    private(set) var bytes: [UInt8] = []
+    private let bytes = ByteWriter()
     /// The types of the columns after `feed`, in the record's field order.
     let types: [PostgresColumnType]
     /// The next column of the row being written.
@@ -23,48 +23,48 @@ struct TextRowEncoder: FieldSink {
     init(types: [PostgresColumnType]) {
         self.types = types
         filled = Array(repeating: false, count: types.count)
-        bytes.reserveCapacity(1 << 17)
     }
 
     /// Starts a row with the feed number (ending the row before, if any).
     mutating func beginRow(feed: Int32) {
-        if !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+        if bytes.count > 0 { bytes.append(UInt8(ascii: "\n")) }
         appendDigits(Int(feed))
         column = 0
     }
 
     /// Hands over the encoded rows, each ended by a newline, and starts again empty.
     mutating func takeBytes() -> [UInt8] {
-        if !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return bytes
+        if bytes.count > 0 { bytes.append(UInt8(ascii: "\n")) }
+        return bytes.take()
     }
 
     mutating func writeNull() {
-        bytes.append(UInt8(ascii: "\t"))
-        bytes.append(UInt8(ascii: "\\"))
-        bytes.append(UInt8(ascii: "N"))
+        bytes.reserve(3)
+        bytes.put(UInt8(ascii: "\t"), at: 0)
+        bytes.put(UInt8(ascii: "\\"), at: 1)
+        bytes.put(UInt8(ascii: "N"), at: 2)
+        bytes.advance(by: 3)
         column += 1
     }
 
     mutating func writeText(_ utf8: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\t"))
         var start = 0
-        for (index, byte) in utf8.enumerated() {
+        for index in utf8.indices {
             let escaped: UInt8
-            switch byte {
+            switch utf8[index] {
             case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
             case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
             case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
             case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
             default: continue
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start ..< index]))
+            bytes.append(UnsafeBufferPointer(rebasing: utf8[start ..< index]))
             bytes.append(UInt8(ascii: "\\"))
             bytes.append(escaped)
             start = index + 1
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        bytes.append(UnsafeBufferPointer(rebasing: utf8[start...]))
         fill()
     }
 
@@ -100,7 +100,8 @@ struct TextRowEncoder: FieldSink {
     mutating func write(_ value: Double) {
         bytes.append(UInt8(ascii: "\t"))
         // Swift's description is the shortest text that reads back as the same double.
-        bytes.append(contentsOf: value.description.utf8)
+        var text = value.description
+        text.withUTF8 { bytes.append($0) }
         fill()
     }
 
@@ -118,32 +119,36 @@ struct TextRowEncoder: FieldSink {
     }
 
     /// `value` in decimal.
-    private mutating func appendDigits(_ value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    @inline(__always)
+    private func appendDigits(_ value: Int) {
+        // A sign and at most 19 digits.
+        bytes.reserve(20)
         var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
-        }
+        var digits = 0
+        var probe = magnitude
+        repeat {
+            digits += 1
+            probe /= 10
+        } while probe > 0
+        let sign = value < 0 ? 1 : 0
+        if sign == 1 { bytes.put(UInt8(ascii: "-"), at: 0) }
+        var index = sign + digits
+        repeat {
+            index -= 1
+            bytes.put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10), at: index)
+            magnitude /= 10
+        } while magnitude > 0
+        bytes.advance(by: sign + digits)
     }
 
     /// `value` (0 or more) in decimal with leading zeros to `width` digits.
-    private mutating func appendFixed(_ value: Int, width: Int) {
-        var divisor = 1
-        for _ in 1 ..< width { divisor *= 10 }
+    private func appendFixed(_ value: Int, width: Int) {
+        bytes.reserve(width)
         var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor % 10))
-            rest %= divisor
-            divisor /= 10
+        for index in stride(from: width - 1, through: 0, by: -1) {
+            bytes.put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10), at: index)
+            rest /= 10
         }
+        bytes.advance(by: width)
     }
 }
