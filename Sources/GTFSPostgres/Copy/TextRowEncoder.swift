@@ -3,11 +3,8 @@ import GTFS
 /// Writes records in PostgreSQL's text `COPY` format: fields separated by tabs, rows ended by newlines,
 /// `\N` for NULL, and backslash, tab, newline and carriage return escaped in text. Integers, dates and reals
 /// are converted to the column's type (``PostgresColumnType``) here and written as the server reads them.
-///
-/// Text rather than binary: a row takes fewer bytes (no length before each field, 3 bytes for a NULL instead
-/// of 4, no 8 bytes for a small integer), which costs the client less CPU to send and a network less to carry;
-/// the server parses it with about the same CPU (Benchmarks/README.md).
-struct TextRowEncoder: FieldSink {
+/// Used for tables without `double precision` columns (``CopyFormat``).
+struct TextRowEncoder: CopyRowEncoder {
     /// The encoded rows since the last ``takeBytes()``.
     private let bytes = ByteWriter()
     /// The types of the columns after `feed`, in the record's field order.

@@ -60,6 +60,7 @@ final class PostgresImportRun {
         let table: PostgresTable
         let stream: CopyStream
         let staged: StagedTable?
+        let format: CopyFormat
         let fileName: String
         let began: ContinuousClock.Instant
         /// For a grouped file compared with the stored groups: the groups to send.
@@ -146,6 +147,7 @@ final class PostgresImportRun {
         func finishFile() throws {
             guard let current = open else { return }
             open = nil
+            try current.stream.send(current.format.trailer)
             let sent = try current.stream.finish()
             var result = Loaded(rowsSent: sent)
             if let staged = current.staged {
@@ -177,10 +179,16 @@ final class PostgresImportRun {
         let digested = Set(GTFSFile.allCases.filter { comparisons[$0] == nil && GroupedTables.column(for: $0) != nil })
         let feedNumber = feed
         let latest = Mutex<FeedProgress?>(nil)
+        // Each file's format, chosen on its first batch; the parse thread alone uses it.
+        let formats = Mutex<[GTFSFile: CopyFormat]>([:])
         let channel = parser.stream(
             maxBatchesInFlight: options.maxBatchesInFlight, progress: { state in latest.withLock { $0 = state } }
         ) { batch in
-            EncodedBatch(batch, feed: feedNumber, changedGroups: changedGroups[batch.file], digested: digested.contains(batch.file))
+            let encoded = EncodedBatch(
+                batch, feed: feedNumber, changedGroups: changedGroups[batch.file], digested: digested.contains(batch.file),
+                format: formats.withLock { $0[batch.file] })
+            formats.withLock { $0[batch.file] = encoded.format }
+            return encoded
         }
         let parsed: FeedSummary
         do {
@@ -198,13 +206,15 @@ final class PostgresImportRun {
                         let table = PostgresTable(batch.file)
                         let staged = fresh ? nil : try StagedTable(table, schema: schema, feed: feed, connection: connection)
                         let stream = try connection.beginCopy(
-                            staged?.copyStatement ?? table.copyStatement(schema: schema, freeze: true), "COPY \(table.name)")
+                            staged?.copyStatement(format: item.format) ?? table.copyStatement(schema: schema, freeze: true, format: item.format),
+                            "COPY \(table.name)")
                         let grouped = digested.contains(batch.file)
                         open = OpenFile(
-                            table: table, stream: stream, staged: staged, fileName: batch.fileName, began: clock.now,
+                            table: table, stream: stream, staged: staged, format: item.format, fileName: batch.fileName, began: clock.now,
                             comparison: comparisons[batch.file], digests: grouped ? GroupDigestEncoder(feed: feed) : nil,
                             spool: grouped ? try GroupSpool() : nil)
                         progress.table = batch.file
+                        try stream.send(item.format.header)
                     }
                     guard var current = open else { continue }
                     if let spool = current.spool, let runs = item.runs, current.digests != nil {
@@ -520,9 +530,11 @@ final class PostgresImportRun {
 }
 
 /// A batch as the parse thread hands it over: its rows encoded for `COPY` (all of them, or those of the
-/// groups to send), which columns held values, and its group runs when the file is digested.
+/// groups to send) in its file's format, which columns held values, and its group runs when the file is
+/// digested.
 private struct EncodedBatch: Sendable {
     let batch: RecordBatch
+    let format: CopyFormat
     let bytes: [UInt8]
     let overflow: (column: Int, value: Int)?
     let filled: [Bool]
@@ -531,7 +543,8 @@ private struct EncodedBatch: Sendable {
     /// - Parameters:
     ///   - changedGroups: for a file compared group by group, the groups whose rows are sent.
     ///   - digested: whether the file's group digests are recorded (then `runs` holds the batch's runs).
-    init(_ batch: RecordBatch, feed: Int32, changedGroups: Set<String>?, digested: Bool) {
+    ///   - format: the file's format; `nil` for its first batch, which chooses it from its rows.
+    init(_ batch: RecordBatch, feed: Int32, changedGroups: Set<String>?, digested: Bool, format: CopyFormat?) {
         self.batch = batch
         var ranges: [Range<Int>]?
         var runs: [GroupRun]?
@@ -541,18 +554,35 @@ private struct EncodedBatch: Sendable {
             if digested { runs = split }
         }
         self.runs = runs
-        (bytes, overflow, filled) = batch.accept(BatchEncoding(feed: feed, types: PostgresTable(batch.file).types, ranges: ranges))
+        let types = PostgresTable(batch.file).types
+        var encoded = batch.accept(BatchEncoding(feed: feed, types: types, format: format ?? .text, ranges: ranges))
+        let chosen = format ?? CopyFormat(types: types, filled: encoded.filled)
+        if chosen != (format ?? .text) {
+            encoded = batch.accept(BatchEncoding(feed: feed, types: types, format: chosen, ranges: ranges))
+        }
+        self.format = chosen
+        (bytes, overflow, filled) = encoded
     }
 }
 
-/// Encodes one batch's records with their concrete type: all, or those in `ranges`.
+/// Encodes one batch's records with their concrete type, in one format: all, or those in `ranges`.
 private struct BatchEncoding: RecordBatchVisitor {
     let feed: Int32
     let types: [PostgresColumnType]
+    let format: CopyFormat
     var ranges: [Range<Int>]?
 
     func visit<R: GTFSRecord>(_ records: [R]) -> (bytes: [UInt8], overflow: (column: Int, value: Int)?, filled: [Bool]) {
-        var encoder = TextRowEncoder(types: types)
+        switch format {
+        case .text: encode(records, with: TextRowEncoder(types: types))
+        case .binary: encode(records, with: BinaryRowEncoder(types: types))
+        }
+    }
+
+    private func encode<R: GTFSRecord, Encoder: CopyRowEncoder>(
+        _ records: [R], with encoder: Encoder
+    ) -> (bytes: [UInt8], overflow: (column: Int, value: Int)?, filled: [Bool]) {
+        var encoder = encoder
         for range in ranges ?? [records.indices] {
             for record in records[range] {
                 encoder.beginRow(feed: feed)

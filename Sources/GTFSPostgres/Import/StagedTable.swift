@@ -34,7 +34,7 @@ struct StagedTable {
     }
 
     /// `COPY` into the staging table.
-    var copyStatement: String { table.copyStatement(into: "pg_temp.\(name)", freeze: true) }
+    func copyStatement(format: CopyFormat) -> String { table.copyStatement(into: "pg_temp.\(name)", freeze: true, format: format) }
 
     /// What a merge did.
     struct Merged {

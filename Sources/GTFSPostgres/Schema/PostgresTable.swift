@@ -63,16 +63,15 @@ struct PostgresTable: Sendable {
     /// The column names: `feed`, then the fields.
     var columnNames: [String] { ["feed"] + description.fields.map(\.name) }
 
-    /// `COPY … FROM STDIN` in the text format, with every column named.
+    /// `COPY … FROM STDIN` in `format`, with every column named.
     /// - Parameter freeze: write the rows frozen, allowed into a table created in the same transaction:
     ///   later scans (the key and index builds among them) need no visibility checks.
-    func copyStatement(schema: String, freeze: Bool) -> String {
-        copyStatement(into: "\(schema).\(name)", freeze: freeze)
+    func copyStatement(schema: String, freeze: Bool, format: CopyFormat) -> String {
+        copyStatement(into: "\(schema).\(name)", freeze: freeze, format: format)
     }
 
-    /// `COPY … FROM STDIN` into `table` (a staging copy), every column named, in the text format that
-    /// `TextRowEncoder` writes.
-    func copyStatement(into table: String, freeze: Bool) -> String {
-        "COPY \(table) (\(columnNames.joined(separator: ", "))) FROM STDIN\(freeze ? " (FREEZE)" : "")"
+    /// `COPY … FROM STDIN` in `format` into `table` (a staging copy), every column named.
+    func copyStatement(into table: String, freeze: Bool, format: CopyFormat) -> String {
+        "COPY \(table) (\(columnNames.joined(separator: ", "))) FROM STDIN\(format.options(freeze: freeze))"
     }
 }
