@@ -110,18 +110,18 @@ final class PostgresConnection {
     }
 
     /// The next result of what was sent, waiting for the server's answer on the socket; `nil` after the last.
-    /// A cancel asked for while waiting is sent again once: the first may have reached the server between
-    /// two statements, where it does nothing.
+    /// When a cancel was asked for and the server has not answered 50 ms later, the cancel is sent again,
+    /// once: the first may have reached the server between two statements, where it does nothing.
     private func nextResult(_ raw: OpaquePointer) -> OpaquePointer? {
         var cancelSent = false
         while PQisBusy(raw) == 1 {
-            if !cancelSent && canceller.isRequested {
+            var descriptor = pollfd(fd: PQsocket(raw), events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 50)
+            if ready < 0 && errno != EINTR { break }
+            if ready == 0 && !cancelSent && canceller.isRequested {
                 canceller.cancel()
                 cancelSent = true
             }
-            var descriptor = pollfd(fd: PQsocket(raw), events: Int16(POLLIN), revents: 0)
-            // A timeout, so that a cancel asked for meanwhile is seen.
-            if poll(&descriptor, 1, 50) < 0 && errno != EINTR { break }
             if PQconsumeInput(raw) == 0 { break }
         }
         return PQgetResult(raw)
