@@ -374,9 +374,9 @@ struct PostgresReferenceTests {
     }
 
     @Test(
-        "stop_times imported alone: every trip and stop missing, as in the SQLite store, with a trip's rows apart and with a repeated key",
-        arguments: [false, true])
-    func fileImportedAlone(repeatedKey: Bool) throws {
+        "Missing trips and stops of stop_times as in the SQLite store: imported alone or with some trips, a trip's rows apart, a repeated key",
+        arguments: [false, true], [false, true])
+    func missingTripsAndStops(repeatedKey: Bool, someTrips: Bool) throws {
         let server = try TestServer()
         defer { server.stop() }
         let folder = try TemporaryFolder()
@@ -386,16 +386,19 @@ struct PostgresReferenceTests {
         }
         rows += "T1,09:00:00,09:00:00,S6,4\n"  // T1's rows apart
         if repeatedKey { rows += "T2,09:00:00,09:00:00,S8,3\n" }
-        let path = folder.file("stop_times.txt")
-        try rows.write(toFile: path, atomically: true, encoding: .utf8)
+        var files = ["stop_times.txt": rows]
+        if someTrips { files["trips.txt"] = "route_id,service_id,trip_id\nR,S,T1\nR,S,T10\n" }
+        let path = try PostgresFailureTests.feed(files, in: folder, named: "feed")
+        let source = FeedSource.files(paths: files.keys.sorted().map { path + "/" + $0 })
         let store = try PostgresStore(connectionString: server.connectionString)
         defer { store.close() }
-        let summary = try store.importFeed(from: try FeedSource(path: path), named: "f")
+        let summary = try store.importFeed(from: source, named: "f")
         let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
-        let expected = try sqlite.importFeedSynchronously(from: try FeedSource(path: path)).integrity
+        let expected = try sqlite.importFeedSynchronously(from: source).integrity
         try sqlite.close()
-        #expect(expected.findings.map(\.column) == ["trip_id", "stop_id"])
-        #expect(expected.findings.first?.rowCount == 13 && expected.findings.first?.valueCount == 4)
+        let trips = expected.findings.first { $0.file == .stopTimes && $0.column == "trip_id" }
+        #expect(trips?.valueCount == (someTrips ? 2 : 4) && trips?.rowCount == (someTrips ? 6 : 13))
+        #expect(expected.findings.contains { $0.file == .stopTimes && $0.column == "stop_id" })
         #expect(summary.integrity.findings == expected.findings)
     }
 }
