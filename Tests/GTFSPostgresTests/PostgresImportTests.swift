@@ -374,7 +374,7 @@ struct PostgresReferenceTests {
     }
 
     @Test(
-        "Missing trips and stops of stop_times as in the SQLite store: imported alone or with some trips, a trip's rows apart, a repeated key",
+        "Missing trips, stops and shapes as in the SQLite store: stop_times alone or with some trips and shapes, a trip's rows apart, a repeated key",
         arguments: [false, true], [false, true])
     func missingTripsAndStops(repeatedKey: Bool, someTrips: Bool) throws {
         let server = try TestServer()
@@ -387,7 +387,10 @@ struct PostgresReferenceTests {
         rows += "T1,09:00:00,09:00:00,S6,4\n"  // T1's rows apart
         if repeatedKey { rows += "T2,09:00:00,09:00:00,S8,3\n" }
         var files = ["stop_times.txt": rows]
-        if someTrips { files["trips.txt"] = "route_id,service_id,trip_id\nR,S,T1\nR,S,T10\n" }
+        if someTrips {
+            files["trips.txt"] = "route_id,service_id,trip_id,shape_id\nR,S,T1,SH1\nR,S,T10,SH9\n"
+            files["shapes.txt"] = "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\nSH1,52.5,13.4,1\nSH1,52.6,13.5,2\nSH2,52.6,13.5,1\n"
+        }
         let path = try PostgresFailureTests.feed(files, in: folder, named: "feed")
         let source = FeedSource.files(paths: files.keys.sorted().map { path + "/" + $0 })
         let store = try PostgresStore(connectionString: server.connectionString)
@@ -399,6 +402,7 @@ struct PostgresReferenceTests {
         let trips = expected.findings.first { $0.file == .stopTimes && $0.column == "trip_id" }
         #expect(trips?.valueCount == (someTrips ? 2 : 4) && trips?.rowCount == (someTrips ? 6 : 13))
         #expect(expected.findings.contains { $0.file == .stopTimes && $0.column == "stop_id" })
+        #expect(!someTrips || expected.findings.contains { $0.file == .trips && $0.column == "shape_id" && $0.examples == ["SH9"] })
         #expect(summary.integrity.findings == expected.findings)
     }
 }

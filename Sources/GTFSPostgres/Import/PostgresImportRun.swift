@@ -294,10 +294,12 @@ final class PostgresImportRun {
         // Statistics of the tables whose rows changed by a tenth or more, for the timetable's and the checks'
         // queries and the first queries of users: without them the planner guesses, and sorted a 5 M-row
         // table where a hash took a quarter of the time. Smaller changes leave them to autovacuum.
+        // feed_groups too when a file's digests were written whole (the checks of group columns read it).
+        let groupsRewritten = loaded.values.contains { $0.digested && $0.states == nil }
         let analyzed = summary.tables.filter { table in
             let changed = table.changes.inserted + table.changes.updated + table.changes.deleted
             return changed > 0 && changed * 10 >= table.rowsStored + table.changes.deleted
-        }.map { "\(schema).\($0.file.rawValue)" }
+        }.map { "\(schema).\($0.file.rawValue)" } + (groupsRewritten ? ["\(schema).feed_groups"] : [])
         if !analyzed.isEmpty { try connection.execute("ANALYZE " + analyzed.joined(separator: ", "), "analyze") }
         summary.warnings = parsed.warnings
         summary.skippedFiles = parsed.skippedFiles
@@ -322,6 +324,7 @@ final class PostgresImportRun {
 
         if options.checksReferences {
             report(.checkingReferences)
+            let groupsCover = Set(loaded.filter { $0.value.digested && $0.value.states == nil && $0.value.rejected.isEmpty }.keys)
             let checkStart = clock.now
             for reference in ColumnReference.all where reference.involves(touched) {
                 guard shouldContinue() else { throw CancellationError() }
@@ -332,10 +335,8 @@ final class PostgresImportRun {
                     summary.integrity.checksRun += 1
                     continue
                 }
-                let load = loaded[reference.file]
-                let groupsCover = load.map { $0.digested && $0.states == nil && $0.rejected.isEmpty } ?? false
                 if let finding = try PostgresReferenceCheck.check(
-                    reference, schema: schema, feed: feed, groupsCoverTable: groupsCover, connection: connection)
+                    reference, schema: schema, feed: feed, groupsCover: groupsCover, connection: connection)
                 {
                     summary.integrity.findings.append(finding)
                 }

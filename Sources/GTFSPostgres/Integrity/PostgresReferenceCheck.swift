@@ -6,25 +6,29 @@ enum PostgresReferenceCheck {
     /// The distinct values of a reference's column within one feed that no target row holds, with the
     /// rows that hold them, found the cheapest way the tables allow:
     ///
-    /// - When the column is its table's group column and `groupsCoverTable`, the table's `feed_groups`
-    ///   rows are its distinct values with their row counts: the check reads those (195 k rows for 5 M
-    ///   stop_times) instead of the table.
+    /// - When the column is its table's group column and the table is in `groupsCover`, the table's
+    ///   `feed_groups` rows are its distinct values with their row counts: the check reads those (195 k rows
+    ///   for 5 M stop_times) instead of the table. A target likewise (the shapes of `trips.shape_id`: a hash
+    ///   of their few thousand groups instead of a key lookup per trip).
     /// - Otherwise, when no target holds a row of the feed (a file imported alone), every value is missing,
     ///   and one grouping of the column counts them.
     /// - Otherwise the table's rows whose value no target row holds (a hash anti-join), then the distinct
     ///   values among those only: a feed whose references resolve never pays for a `DISTINCT` over a large
     ///   table (whose hash aggregate, misestimated, spilled for minutes).
-    /// - Parameter groupsCoverTable: whether `feed_groups` holds every group of the table's rows of the
-    ///   feed with its exact row count: the table was loaded whole and digested by this import, and no
-    ///   row was rejected.
+    /// - Parameter groupsCover: the tables whose `feed_groups` rows of the feed are exactly their groups with
+    ///   their row counts: loaded whole and digested by this import, no row rejected.
     /// - Returns: the finding, or `nil` when every value resolves.
     static func check(
-        _ reference: ColumnReference, schema: String, feed: Int32, groupsCoverTable: Bool, connection: PostgresConnection
+        _ reference: ColumnReference, schema: String, feed: Int32, groupsCover: Set<GTFSFile>, connection: PostgresConnection
     ) throws(PostgresError) -> IntegrityFinding? {
         let table = "\(schema).\(reference.file.rawValue)", column = reference.column
+        let byGroups = { (file: GTFSFile, column: String) in groupsCover.contains(file) && GroupedTables.column(for: file) == column }
+        let groups = "\(schema).feed_groups"
         let resolves = { (value: String) in
             reference.targets.map { target in
-                "NOT EXISTS (SELECT 1 FROM \(schema).\(target.file.rawValue) t WHERE t.feed = \(feed) AND t.\(target.column) = \(value))"
+                byGroups(target.file, target.column)
+                    ? "NOT EXISTS (SELECT 1 FROM \(groups) t WHERE t.feed = \(feed) AND t.table_name = '\(target.file.rawValue)' AND t.group_key = \(value))"
+                    : "NOT EXISTS (SELECT 1 FROM \(schema).\(target.file.rawValue) t WHERE t.feed = \(feed) AND t.\(target.column) = \(value))"
             }.joined(separator: " AND ")
         }
         // The missing values with their row counts, as (v, n), and the finding from them.
@@ -36,10 +40,10 @@ enum PostgresReferenceCheck {
             """
         }
         let sql: String
-        if groupsCoverTable && GroupedTables.column(for: reference.file) == column {
+        if byGroups(reference.file, column) {
             sql = fromMissing(
                 """
-                SELECT g.group_key, g.rows FROM \(schema).feed_groups g
+                SELECT g.group_key, g.rows FROM \(groups) g
                 WHERE g.feed = \(feed) AND g.table_name = '\(reference.file.rawValue)' AND \(resolves("g.group_key"))
                 """)
         } else if try targetsEmpty(reference, schema: schema, feed: feed, connection: connection) {
