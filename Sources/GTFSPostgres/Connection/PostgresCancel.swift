@@ -35,6 +35,14 @@ public final class PostgresCancel: Sendable {
     /// Forgets a cancel that has taken effect.
     func reset() { state.withLock { $0.requested = false } }
 
+    /// Takes the handle of `connection`'s new session (after `PQreset`).
+    func replace(connection: OpaquePointer) {
+        state.withLock { state in
+            if let handle = state.handle.pointer { PQfreeCancel(handle) }
+            state.handle.pointer = PQgetCancel(connection)
+        }
+    }
+
     /// Frees libpq's handle; later cancels only set the flag.
     func release() {
         state.withLock { state in

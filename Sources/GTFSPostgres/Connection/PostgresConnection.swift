@@ -51,6 +51,9 @@ final class PostgresConnection {
     private var pending = false
     /// Whether the transaction was given up (``abandonTransaction()``) and is still to be rolled back.
     private var abandoned = false
+    /// Whether a cancel interrupted a `COPY` while libpq still held data for it: the session cannot go on,
+    /// and the next statement starts a new one (``ready()``).
+    private var interrupted = false
 
     /// Gives up the transaction in progress without waiting for the server: the next statement on this
     /// connection first waits for the server and rolls back, and closing the connection leaves the rollback
@@ -73,6 +76,13 @@ final class PostgresConnection {
     /// of an abandoned transaction; `nil` when closed.
     private func ready() -> OpaquePointer? {
         guard let connection else { return nil }
+        if interrupted {
+            // A new session; the server rolls back the old one's transaction when it sees it closed.
+            PQsetnonblocking(connection, 0)
+            PQreset(connection)
+            canceller.replace(connection: connection)
+            (interrupted, pending, abandoned) = (false, false, false)
+        }
         if pending {
             while let result = PQgetResult(connection) { PQclear(result) }
             pending = false
@@ -224,15 +234,57 @@ final class PostgresConnection {
         let started = try exchange(connection, sql, operation)
         defer { PQclear(started) }
         guard PQresultStatus(started) == PGRES_COPY_IN else { throw failure(operation, started) }
+        // Non-blocking while the data goes out, so that a cancel is seen while the socket is full: after
+        // a cancel the server reads no more until it has cleaned up (unlinking the files of the tables this
+        // transaction created), and a blocking send would wait for that.
+        PQsetnonblocking(connection, 1)
         return CopyStream(connection: self, raw: connection, operation: operation)
+    }
+
+    /// Hands `COPY` data to libpq and sends what it holds, waiting while the socket is full.
+    /// - Throws: ``PostgresError`` when the connection broke, or `57014` when a cancel was asked for while
+    ///   waiting (the session is then given up: see ``interrupted``).
+    func putCopyData(_ raw: OpaquePointer, _ bytes: UnsafeBufferPointer<UInt8>, _ operation: String) throws(PostgresError) {
+        while true {
+            let queued = bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(raw, $0.baseAddress, Int32(clamping: $0.count)) }
+            if queued < 0 { throw failure(operation, nil) }
+            try flush(raw, operation)
+            if queued == 1 { return }
+        }
+    }
+
+    /// Sends what libpq holds, waiting for the socket to take it and reading what the server sends
+    /// meanwhile; a cancel asked for ends the wait.
+    private func flush(_ raw: OpaquePointer, _ operation: String) throws(PostgresError) {
+        while true {
+            let left = PQflush(raw)
+            if left < 0 { throw failure(operation, nil) }
+            if left == 0 { return }
+            if canceller.isRequested {
+                interrupted = true
+                throw PostgresError(target: target, operation: operation, message: "canceling statement due to user request", sqlState: "57014")
+            }
+            var descriptor = pollfd(fd: PQsocket(raw), events: Int16(POLLOUT | POLLIN), revents: 0)
+            if poll(&descriptor, 1, 50) < 0 && errno != EINTR { throw failure(operation, nil) }
+            if descriptor.revents & Int16(POLLIN) != 0 && PQconsumeInput(raw) == 0 { throw failure(operation, nil) }
+        }
     }
 
     /// Ends the COPY in progress, with an error message that makes the server refuse it, or without.
     /// - Returns: the rows the server stored.
     /// - Throws: ``PostgresError`` when the server refused the data or the connection broke.
     func endCopy(_ raw: OpaquePointer, _ operation: String, abandoning reason: String?) throws(PostgresError) -> Int {
+        if interrupted {
+            throw PostgresError(target: target, operation: operation, message: "canceling statement due to user request", sqlState: "57014")
+        }
         var problem: PostgresError?
-        if PQputCopyEnd(raw, reason) != 1 { problem = failure(operation, nil) }
+        var ended: Int32 = 0
+        repeat {
+            ended = PQputCopyEnd(raw, reason)
+            if ended >= 0 { try flush(raw, operation) }
+        } while ended == 0
+        if ended < 0 { problem = failure(operation, nil) }
+        PQsetnonblocking(raw, 0)
         guard let result = collect(raw) else { throw problem ?? failure(operation, nil) }
         defer { PQclear(result) }
         if let problem { throw problem }

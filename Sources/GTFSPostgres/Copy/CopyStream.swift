@@ -49,9 +49,6 @@ final class CopyStream {
 
     /// Hands bytes to libpq.
     private func put(_ bytes: [UInt8]) throws(PostgresError) {
-        let sent = bytes.withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(raw, $0.baseAddress, Int32(clamping: $0.count)) }
-        }
-        guard sent == 1 else { throw connection.failure(operation, nil) }
+        try bytes.withUnsafeBufferPointer { (bytes) throws(PostgresError) in try connection.putCopyData(raw, bytes, operation) }
     }
 }

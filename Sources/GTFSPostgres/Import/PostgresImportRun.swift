@@ -19,8 +19,9 @@ final class PostgresImportRun {
     private let usesPostGIS: Bool
     /// PostGIS, when the server has it and the store uses it.
     private var postgis: PostGIS?
-    /// Whether `feed_groups` is new, without its key until the digests are in.
-    private var groupsNeedKey = false
+    /// Whether the schema held no tables: this import creates them all (`feed_groups` without its key until
+    /// the digests are in), and a failed or cancelled one leaves no `imports` table to log in.
+    private(set) var createsSchema = false
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var rowsStart: ContinuousClock.Instant?
@@ -264,7 +265,7 @@ final class PostgresImportRun {
             try PostgresGroups.record(
                 PostgresTable(file), schema: schema, feed: feed, invalid: load.rejectedGroups, states: load.states, connection: connection)
         }
-        if groupsNeedKey { try connection.execute(PostgresGroups.keyStatement(schema: schema), "key feed_groups") }
+        if createsSchema { try connection.execute(PostgresGroups.keyStatement(schema: schema), "key feed_groups") }
         summary.loadDuration = clock.now - loadStart
 
         // The per-file results, and the limit on rejected rows.
@@ -413,7 +414,7 @@ final class PostgresImportRun {
             "SELECT count(*), count(*) FILTER (WHERE tablename = 'feeds') FROM pg_tables WHERE schemaname = $1", [schema],
             "look at schema \(schema)")
         let tableCount = held.first?[0].flatMap { Int($0) } ?? 0
-        groupsNeedKey = tableCount == 0
+        createsSchema = tableCount == 0
         if tableCount > 0 && held.first?[1] == "0" {
             throw PostgresError(
                 target: connection.target, operation: "schema \(schema)",

@@ -86,11 +86,11 @@ public final class PostgresStore {
         let started = try connection.query("SELECT now()::text", [], "read the clock").first?.first.flatMap { $0 } ?? ""
         try connection.execute("BEGIN", "begin a transaction")
         let reporter = progressHandler.map { ProgressReporter(queue: progressQueue, handler: $0, progress: Progress(totalUnitCount: 0)) }
+        let run = PostgresImportRun(
+            connection: connection, schema: schema, source: source, options: options, usesPostGIS: usesPostGIS, reporter: reporter,
+            shouldContinue: { !canceller.isRequested && shouldContinue() })
         do {
             try lock(waiting: options.lockWait)
-            let run = PostgresImportRun(
-                connection: connection, schema: schema, source: source, options: options, usesPostGIS: usesPostGIS, reporter: reporter,
-                shouldContinue: { !canceller.isRequested && shouldContinue() })
             let summary = try run.run(startedAt: started)
             // An import that changes nothing leaves no trace, not even a created schema.
             try connection.execute(summary.changedNothing ? "ROLLBACK" : "COMMIT", "commit")
@@ -107,9 +107,10 @@ public final class PostgresStore {
                     now(), 'full', '\(cancelled ? "cancelled" : "failed")', \(connection.literal(String(describing: cancelled ? CancellationError() : error))))
                 """
             if cancelled {
-                // A cancel returns at once: the server rolls back while the caller goes on.
+                // A cancel returns at once: the server rolls back while the caller goes on. A schema this
+                // import created has no imports table once rolled back: no second connection for it.
                 connection.abandonTransaction()
-                connection.logAside(log)
+                if !run.createsSchema { connection.logAside(log) }
                 throw CancellationError()
             }
             _ = try? connection.execute("ROLLBACK", "roll back")
