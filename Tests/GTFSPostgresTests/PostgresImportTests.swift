@@ -275,6 +275,36 @@ struct PostgresCancelTests {
         #expect(try watcher.rowCounts(feed: "f") == [.stops: 2, .stopTimes: 1_000_000])
     }
 
+    @Test("A cancel while the server reads no COPY data ends the wait for the socket; the next statement gets a new session")
+    func cancelWhileSocketFull() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let setup = try PostgresConnection(server.connectionString)
+        defer { setup.close() }
+        try setup.execute("CREATE TABLE t (k integer PRIMARY KEY)", "create")
+        // Another transaction holds key 1 uncommitted: the COPY waits for it at its first row and reads no more.
+        let holder = try PostgresConnection(server.connectionString)
+        defer { holder.close() }
+        try holder.execute("BEGIN; INSERT INTO t VALUES (1)", "hold")
+        let connection = try PostgresConnection(server.connectionString)
+        defer { connection.close() }
+        try connection.execute("BEGIN", "begin")
+        let stream = try connection.beginCopy("COPY t (k) FROM STDIN", "COPY t")
+        let canceller = connection.canceller
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { canceller.cancel() }
+        var outcome: PostgresError?
+        let rows = Array("1\n".utf8) + Array(repeating: Array("2\n".utf8), count: 1 << 16).joined()
+        do {
+            // Far more than the socket and the server's buffers hold: only the cancel ends this.
+            for _ in 0 ..< 4096 { try stream.send(rows) }
+        } catch { outcome = error }
+        #expect(outcome?.sqlState == "57014")
+        canceller.reset()
+        try holder.execute("COMMIT", "commit")
+        // A new session: the old one's transaction and COPY are gone.
+        #expect(try connection.query("SELECT count(*) FROM t", [], "count") == [["1"]])
+    }
+
     @Test("A cancel asked for between imports cancels the next one, and only that one")
     func cancelBeforeImport() throws {
         let server = try TestServer()
