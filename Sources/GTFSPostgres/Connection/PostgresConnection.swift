@@ -137,13 +137,30 @@ final class PostgresConnection {
         return PQgetResult(raw)
     }
 
-    /// Sends `sql` (with text parameters when given) and returns its result as ``collect(_:)`` reads it.
-    private func exchange(_ raw: OpaquePointer, _ sql: String, _ operation: String) throws(PostgresError) -> OpaquePointer {
-        if canceller.isRequested {
-            throw PostgresError(target: target, operation: operation, message: "canceling statement due to user request", sqlState: "57014")
+    /// Sends `sql` (with text parameters `$1`, `$2`, … when given: then one statement) on the connection
+    /// made ready, and returns its result as ``collect(_:)`` reads it (the caller clears it).
+    private func exchange(_ sql: String, _ parameters: [String?]?, _ operation: String) throws(PostgresError) -> OpaquePointer {
+        guard let connection = ready() else { throw PostgresError(target: target, operation: operation, message: "the connection is closed") }
+        if canceller.isRequested { throw cancelled(operation) }
+        let sent: Int32
+        if let parameters {
+            var copies = parameters.map { $0.map { strdup($0) } ?? nil }
+            defer { for copy in copies { free(copy) } }
+            sent = copies.withUnsafeMutableBufferPointer { values in
+                values.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
+                    PQsendQueryParams(connection, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
+                }
+            }
+        } else {
+            sent = PQsendQuery(connection, sql)
         }
-        guard PQsendQuery(raw, sql) == 1, let result = collect(raw) else { throw failure(operation, nil) }
+        guard sent == 1, let result = collect(connection) else { throw failure(operation, nil) }
         return result
+    }
+
+    /// The error of a statement stopped by a cancel, as the server words it.
+    private func cancelled(_ operation: String) -> PostgresError {
+        PostgresError(target: target, operation: operation, message: "canceling statement due to user request", sqlState: "57014")
     }
 
     /// `value` as an SQL string literal, quoted and escaped for this connection.
@@ -161,8 +178,7 @@ final class PostgresConnection {
     /// - Returns: the rows the last statement inserted, updated or deleted (0 for others).
     @discardableResult
     func execute(_ sql: String, _ operation: String) throws(PostgresError) -> Int {
-        guard let connection = ready() else { throw PostgresError(target: target, operation: operation, message: "the connection is closed") }
-        let result = try exchange(connection, sql, operation)
+        let result = try exchange(sql, nil, operation)
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_TUPLES_OK:
@@ -180,24 +196,7 @@ final class PostgresConnection {
     /// - Returns: the rows, each a column's value in order; none for a command.
     /// - Throws: ``PostgresError`` with the server's message.
     func query(_ sql: String, _ parameters: [String?], _ operation: String) throws(PostgresError) -> [[String?]] {
-        guard let connection = ready() else { throw PostgresError(target: target, operation: operation, message: "the connection is closed") }
-        if canceller.isRequested {
-            throw PostgresError(target: target, operation: operation, message: "canceling statement due to user request", sqlState: "57014")
-        }
-        var copies = parameters.map { $0.map { strdup($0) } ?? nil }
-        defer { for copy in copies { free(copy) } }
-        let sent = copies.withUnsafeMutableBufferPointer { values in
-            values.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
-                PQsendQueryParams(connection, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
-            }
-        }
-        guard sent == 1, let result = collect(connection) else { throw failure(operation, nil) }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK: return []
-        case PGRES_TUPLES_OK: return Self.rows(of: result)
-        default: throw failure(operation, result)
-        }
+        try rows(of: exchange(sql, parameters, operation), operation)
     }
 
     /// Runs a query and returns its rows as text (`nil` for NULL).
@@ -207,13 +206,18 @@ final class PostgresConnection {
     /// - Returns: the rows, each a column's value in order.
     /// - Throws: ``PostgresError`` with the server's message.
     func query(_ sql: String, _ operation: String) throws(PostgresError) -> [[String?]] {
-        guard let result = try run(sql, operation) else { return [] }
-        defer { PQclear(result) }
-        return Self.rows(of: result)
+        try rows(of: exchange(sql, nil, operation), operation)
     }
 
-    /// A result's rows as text.
-    private static func rows(of result: OpaquePointer) -> [[String?]] {
+    /// A result's rows as text (none for a command), and clears it.
+    /// - Throws: ``PostgresError`` when the result is an error.
+    private func rows(of result: OpaquePointer, _ operation: String) throws(PostgresError) -> [[String?]] {
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return []
+        case PGRES_TUPLES_OK: break
+        default: throw failure(operation, result)
+        }
         let rows = Int(PQntuples(result)), columns = Int(PQnfields(result))
         return (0 ..< rows).map { row in
             (0 ..< columns).map { column in
@@ -230,10 +234,9 @@ final class PostgresConnection {
     /// - Returns: the stream to send the data through.
     /// - Throws: ``PostgresError`` when the server refuses the statement.
     func beginCopy(_ sql: String, _ operation: String) throws(PostgresError) -> CopyStream {
-        guard let connection = ready() else { throw PostgresError(target: target, operation: operation, message: "the connection is closed") }
-        let started = try exchange(connection, sql, operation)
+        let started = try exchange(sql, nil, operation)
         defer { PQclear(started) }
-        guard PQresultStatus(started) == PGRES_COPY_IN else { throw failure(operation, started) }
+        guard PQresultStatus(started) == PGRES_COPY_IN, let connection else { throw failure(operation, started) }
         // Non-blocking while the data goes out, so that a cancel is seen while the socket is full: after
         // a cancel the server reads no more until it has cleaned up (unlinking the files of the tables this
         // transaction created), and a blocking send would wait for that.
@@ -262,7 +265,7 @@ final class PostgresConnection {
             if left == 0 { return }
             if canceller.isRequested {
                 interrupted = true
-                throw PostgresError(target: target, operation: operation, message: "canceling statement due to user request", sqlState: "57014")
+                throw cancelled(operation)
             }
             var descriptor = pollfd(fd: PQsocket(raw), events: Int16(POLLOUT | POLLIN), revents: 0)
             if poll(&descriptor, 1, 50) < 0 && errno != EINTR { throw failure(operation, nil) }
@@ -275,7 +278,7 @@ final class PostgresConnection {
     /// - Throws: ``PostgresError`` when the server refused the data or the connection broke.
     func endCopy(_ raw: OpaquePointer, _ operation: String, abandoning reason: String?) throws(PostgresError) -> Int {
         if interrupted {
-            throw PostgresError(target: target, operation: operation, message: "canceling statement due to user request", sqlState: "57014")
+            throw cancelled(operation)
         }
         var problem: PostgresError?
         var ended: Int32 = 0
@@ -290,22 +293,6 @@ final class PostgresConnection {
         if let problem { throw problem }
         guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw failure(operation, result) }
         return Int(String(cString: PQcmdTuples(result))) ?? 0
-    }
-
-    /// Runs `sql`; returns a result holding rows (the caller clears it), or `nil` for a command.
-    private func run(_ sql: String, _ operation: String) throws(PostgresError) -> OpaquePointer? {
-        guard let connection = ready() else { throw PostgresError(target: target, operation: operation, message: "the connection is closed") }
-        let result = try exchange(connection, sql, operation)
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
-            PQclear(result)
-            return nil
-        case PGRES_TUPLES_OK:
-            return result
-        default:
-            defer { PQclear(result) }
-            throw failure(operation, result)
-        }
     }
 
     /// The error of a failed call: the result's message and SQLSTATE, or the connection's message.
