@@ -7,26 +7,19 @@ import GTFS
 struct TextRowEncoder: CopyRowEncoder {
     /// The encoded rows since the last ``takeBytes()``.
     private let bytes = ByteWriter()
-    /// The types of the columns after `feed`, in the record's field order.
-    let types: [PostgresColumnType]
-    /// The next column of the row being written.
-    private var column = 0
-    /// The first value that did not fit its column, kept until the batch is checked.
-    private(set) var overflow: (column: Int, value: Int)?
-    /// For each column, whether a row held a value in it (not NULL): a column without values needs no
-    /// reference check.
-    private(set) var filled: [Bool]
+    private var columns: CopyColumns
+    var overflow: (column: Int, value: Int)? { columns.overflow }
+    var filled: [Bool] { columns.filled }
 
     init(types: [PostgresColumnType]) {
-        self.types = types
-        filled = Array(repeating: false, count: types.count)
+        columns = CopyColumns(types: types)
     }
 
     /// Starts a row with the feed number (ending the row before, if any).
     mutating func beginRow(feed: Int32) {
         if bytes.count > 0 { bytes.append(UInt8(ascii: "\n")) }
         appendDigits(Int(feed))
-        column = 0
+        columns.startRow()
     }
 
     /// Hands over the encoded rows, each ended by a newline, and starts again empty.
@@ -41,7 +34,7 @@ struct TextRowEncoder: CopyRowEncoder {
         bytes.put(UInt8(ascii: "\\"), at: 1)
         bytes.put(UInt8(ascii: "N"), at: 2)
         bytes.advance(by: 3)
-        column += 1
+        columns.skip()
     }
 
     mutating func writeText(_ utf8: UnsafeBufferPointer<UInt8>) {
@@ -62,36 +55,25 @@ struct TextRowEncoder: CopyRowEncoder {
             start = index + 1
         }
         bytes.append(UnsafeBufferPointer(rebasing: utf8[start...]))
-        fill()
+        columns.fill()
     }
 
     mutating func write(_ value: Int) {
-        let type = column < types.count ? types[column] : .bigint
-        switch type {
-        case .bigint, .text, .doublePrecision:
-            bytes.append(UInt8(ascii: "\t"))
-            appendDigits(value)
-        case .integer:
-            guard Int32(exactly: value) != nil else { return fail(value) }
-            bytes.append(UInt8(ascii: "\t"))
-            appendDigits(value)
-        case .smallint:
-            guard Int16(exactly: value) != nil else { return fail(value) }
-            bytes.append(UInt8(ascii: "\t"))
-            appendDigits(value)
-        case .date:
-            // YYYYMMDD as ISO 8601, which the server reads whatever its DateStyle.
-            guard let date = GTFSDate(year: value / 10000, month: value / 100 % 100, day: value % 100), (1 ... 9999).contains(date.year) else {
-                return fail(value)
-            }
-            bytes.append(UInt8(ascii: "\t"))
+        guard let converted = columns.convert(value) else { return writeNull() }
+        bytes.append(UInt8(ascii: "\t"))
+        switch converted {
+        case .bigint(let value): appendDigits(value)
+        case .integer(let value): appendDigits(Int(value))
+        case .smallint(let value): appendDigits(Int(value))
+        case .date(let date):
+            // ISO 8601, which the server reads whatever its DateStyle.
             appendFixed(date.year, width: 4)
             bytes.append(UInt8(ascii: "-"))
             appendFixed(date.month, width: 2)
             bytes.append(UInt8(ascii: "-"))
             appendFixed(date.day, width: 2)
         }
-        fill()
+        columns.fill()
     }
 
     mutating func write(_ value: Double) {
@@ -99,20 +81,7 @@ struct TextRowEncoder: CopyRowEncoder {
         // Swift's description is the shortest text that reads back as the same double.
         var text = value.description
         text.withUTF8 { bytes.append($0) }
-        fill()
-    }
-
-    /// Moves to the next column, the current one holding a value.
-    @inline(__always)
-    private mutating func fill() {
-        if column < filled.count { filled[column] = true }
-        column += 1
-    }
-
-    /// Records a value its column cannot hold, and writes NULL in its place (the batch is refused).
-    private mutating func fail(_ value: Int) {
-        if overflow == nil { overflow = (column, value) }
-        writeNull()
+        columns.fill()
     }
 
     /// `value` in decimal.
