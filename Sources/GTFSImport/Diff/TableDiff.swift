@@ -123,11 +123,10 @@ struct TableDiff {
         let new = try RawStatement(db, sql: "SELECT \(selectList) FROM \(Self.scratch).\(stage) WHERE feed = \(feed) ORDER BY \(order)", cached: false)
         let keyNames = keyList.indices.map { "k\($0)" }
         let keyColumns = keyNames.joined(separator: ", ")
-        try db.execute(sql: "CREATE TABLE \(Self.scratch).gtfs_diff_delete (\(keyColumns))")
-        try db.execute(sql: "CREATE TABLE \(Self.scratch).gtfs_diff_upsert (\(keyColumns))")
+        // The keys the walk finds, with what happens to them (a `Write`), in key order (the walk's order).
+        try db.execute(sql: "CREATE TABLE \(Self.scratch).gtfs_diff_keys (kind INTEGER NOT NULL, \(keyColumns))")
         let placeholders = Array(repeating: "?", count: keyList.count).joined(separator: ", ")
-        let recordDelete = try RawStatement(db, sql: "INSERT INTO \(Self.scratch).gtfs_diff_delete VALUES (\(placeholders))", cached: false)
-        let recordUpsert = try RawStatement(db, sql: "INSERT INTO \(Self.scratch).gtfs_diff_upsert VALUES (\(placeholders))", cached: false)
+        let record = try RawStatement(db, sql: "INSERT INTO \(Self.scratch).gtfs_diff_keys VALUES (?, \(placeholders))", cached: false)
 
         var counts = TableChanges(unchanged: unchangedGroupRows)
         // A change names its row by the key's columns (not the key expressions): every column without a key.
@@ -137,15 +136,15 @@ struct TableDiff {
             switch step {
             case .onlyOld:
                 counts.deleted += 1
-                try Self.recordKey(from: old, keyPositions, into: recordDelete)
+                try Self.record(.delete, from: old, keyPositions, into: record)
                 changes?.report(.delete, of: file, columns: columns, keyPositions: changeKey, row: old)
             case .onlyNew:
                 counts.inserted += 1
-                try Self.recordKey(from: new, keyPositions, into: recordUpsert)
+                try Self.record(.insert, from: new, keyPositions, into: record)
                 changes?.report(.insert, of: file, columns: columns, keyPositions: changeKey, row: new)
             case .changed:
                 counts.updated += 1
-                try Self.recordKey(from: new, keyPositions, into: recordUpsert)
+                try Self.record(.update, from: new, keyPositions, into: record)
                 changes?.report(.update, of: file, columns: columns, keyPositions: changeKey, row: new, old: old)
             case .same:
                 counts.unchanged += 1
@@ -157,28 +156,82 @@ struct TableDiff {
                 try db.execute(sql: "DELETE FROM main.\(table) WHERE feed = \(feed)")
                 try db.execute(sql: "INSERT INTO main.\(table) (feed, \(columns.joined(separator: ", "))) SELECT \(feed), \(columns.joined(separator: ", ")) FROM \(Self.scratch).\(stage)")
             } else {
-                let keyTuple = "(" + keyList.joined(separator: ", ") + ")"
-                try db.execute(sql: "DELETE FROM main.\(table) WHERE feed = \(feed) AND \(keyTuple) IN (SELECT \(keyColumns) FROM \(Self.scratch).gtfs_diff_delete)")
-                let join = (["s.feed = \(feed)"] + zip(keyList, keyNames).map { "\($0) = d.\($1)" }).joined(separator: " AND ")
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO main.\(table) (feed, \(columns.joined(separator: ", ")))
-                    SELECT \(feed), \(columns.map { "s.\($0)" }.joined(separator: ", "))
-                    FROM \(Self.scratch).gtfs_diff_upsert AS d CROSS JOIN \(Self.scratch).\(stage) AS s ON \(join)
-                    """)
+                try write(db, keyList: keyList, keyNames: keyNames, selected: selected)
             }
         }
         try filter?.updateStoredGroups(db)
         // The staged rows stay until the scratch database is detached: dropping them here would walk every page.
-        try db.execute(sql: "DROP TABLE \(Self.scratch).gtfs_diff_delete")
-        try db.execute(sql: "DROP TABLE \(Self.scratch).gtfs_diff_upsert")
+        try db.execute(sql: "DROP TABLE \(Self.scratch).gtfs_diff_keys")
         return counts
     }
 
-    /// Binds the key of the current row of `source` to `statement` and runs it.
-    private static func recordKey(from source: RawStatement, _ keyPositions: [Int32], into statement: RawStatement) throws {
+    /// What the walk found for a key, as `gtfs_diff_keys` stores it.
+    private enum Write: Int64 {
+        case delete, update, insert
+    }
+
+    /// Writes the differences the walk recorded, one row per statement, in key order: the table's pages
+    /// are visited once, in order.
+    ///
+    /// One statement per row, not `DELETE … IN (SELECT …)` or `INSERT OR REPLACE … SELECT`: a statement that
+    /// writes several rows and may fail halfway keeps a statement journal, the old content of every page it
+    /// changes, and a 1 % change of stop_times changes most of the table's pages. A single-row `INSERT`, or
+    /// a `DELETE` or `UPDATE` by the whole key, needs none.
+    private func write(_ db: Database, keyList: [String], keyNames: [String], selected: [String]) throws {
+        let keyCondition = (["feed = \(feed)"] + keyList.enumerated().map { "\($1) = ?\($0 + 1)" }).joined(separator: " AND ")
+        let delete = try RawStatement(db, sql: "DELETE FROM main.\(table) WHERE \(keyCondition)", cached: false)
+        // Every column but the plain key columns: a key expression's column (`ifnull(agency_id, '')`) may
+        // still change (NULL to '').
+        let setColumns = columns.indices.filter { !keyList.contains(columns[$0]) }
+        let setList = setColumns.map { "\(columns[$0]) = ?\(keyList.count + $0 + 1)" }.joined(separator: ", ")
+        let update = setColumns.isEmpty
+            ? nil : try RawStatement(db, sql: "UPDATE main.\(table) SET \(setList) WHERE \(keyCondition)", cached: false)
+        let insert = try RawStatement(
+            db, sql: "INSERT INTO main.\(table) (feed, \(columns.joined(separator: ", "))) VALUES (\(feed), \(columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))",
+            cached: false)
+        // Each key with its new row (none for a delete): the kind, the key values, then the staging copy's
+        // columns (unqualified names are the staging copy's: the key list's columns are kind, k0, k1, …).
+        let join = (["s.feed = \(feed)"] + zip(keyList, keyNames).map { "\($0) = d.\($1)" }).joined(separator: " AND ")
+        let rows = try RawStatement(
+            db, sql: """
+                SELECT d.kind, \(keyNames.map { "d.\($0)" }.joined(separator: ", ")), \(selected.joined(separator: ", "))
+                FROM \(Self.scratch).gtfs_diff_keys AS d LEFT JOIN \(Self.scratch).\(stage) AS s ON \(join) ORDER BY d.rowid
+                """, cached: false)
+        defer { rows.reset() }
+        let firstColumn = Int32(1 + keyList.count)
+        while try rows.step() {
+            switch rows.int64(0).flatMap(Write.init(rawValue:)) {
+            case .delete:
+                for position in keyList.indices {
+                    delete.bind(Int32(position + 1), valueOf: Int32(position + 1), in: rows)
+                }
+                _ = try delete.execute()
+            case .update:
+                guard let update else { continue }
+                for position in keyList.indices {
+                    update.bind(Int32(position + 1), valueOf: Int32(position + 1), in: rows)
+                }
+                for column in setColumns {
+                    update.bind(Int32(keyList.count + column + 1), valueOf: firstColumn + Int32(column), in: rows)
+                }
+                _ = try update.execute()
+            case .insert:
+                for column in columns.indices {
+                    insert.bind(Int32(column + 1), valueOf: firstColumn + Int32(column), in: rows)
+                }
+                _ = try insert.execute()
+            case nil:
+                continue
+            }
+        }
+    }
+
+    /// Records the key of the current row of `source` with what happens to it.
+    private static func record(_ write: Write, from source: RawStatement, _ keyPositions: [Int32], into statement: RawStatement) throws {
         statement.reset()
+        statement.bind(1, write.rawValue)
         for (index, position) in keyPositions.enumerated() {
-            statement.bind(Int32(index + 1), valueOf: position, in: source)
+            statement.bind(Int32(index + 2), valueOf: position, in: source)
         }
         _ = try statement.step()
     }

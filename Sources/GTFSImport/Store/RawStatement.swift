@@ -56,8 +56,10 @@ struct RawStatement {
         if let number { sqlite3_bind_int64(raw, index, number) } else { sqlite3_bind_null(raw, index) }
     }
 
-    /// Binds the value of column `column` of `source`'s current row to parameter `index` (1-based).
+    /// Binds the value of column `column` of `source`'s current row to parameter `index` (1-based), ending
+    /// the current run first.
     func bind(_ index: Int32, valueOf column: Int32, in source: RawStatement) {
+        sqlite3_reset(raw)
         sqlite3_bind_value(raw, index, sqlite3_column_value(source.raw, column))
     }
 
