@@ -8,8 +8,8 @@ import GTFS
 /// temporary file, deleted whole by ``detachScratch(_:)``), with the same columns and keys,
 /// so the same rows are refused as in a full import. Then one merge walk over both tables in key
 /// order (each read through its key index, no sort) sorts every key into inserted, updated, deleted or
-/// unchanged, and only the changes are written: deletes by key, then `INSERT OR REPLACE` from the staging
-/// copy. Tables without a key (`feed_info`, `attributions`) are compared as multisets of rows and, when
+/// unchanged, and only the changes are written, one row per statement in key order (deletes and updates
+/// by key, inserts from the staging copy). Tables without a key (`feed_info`, `attributions`) are compared as multisets of rows and, when
 /// they differ, rewritten whole. A grouped table with known group digests stages and walks only the
 /// groups that differ (see ``GroupFilter``).
 ///
