@@ -74,38 +74,43 @@ struct MergeWalk {
     }
 
     /// Whether column `column` of the current rows of `a` and `b` holds the same value, of the same type.
+    ///
+    /// Reads each column once (`sqlite3_column_value`) and then its value: every `sqlite3_column_*` call
+    /// takes the connection's mutex, and the walk compares millions of columns.
     static func sameValue(_ a: RawStatement, _ b: RawStatement, _ column: Int32) -> Bool {
-        let type = a.type(column)
-        guard type == b.type(column) else { return false }
+        let x = sqlite3_column_value(a.raw, column), y = sqlite3_column_value(b.raw, column)
+        let type = sqlite3_value_type(x)
+        guard type == sqlite3_value_type(y) else { return false }
         switch type {
         case SQLITE_NULL: return true
-        case SQLITE_INTEGER: return a.integer(column) == b.integer(column)
-        case SQLITE_FLOAT: return a.double(column).bitPattern == b.double(column).bitPattern
-        default: return compareBytes(a, b, column, text: type == SQLITE_TEXT) == 0
+        case SQLITE_INTEGER: return sqlite3_value_int64(x) == sqlite3_value_int64(y)
+        case SQLITE_FLOAT: return sqlite3_value_double(x).bitPattern == sqlite3_value_double(y).bitPattern
+        default: return compareBytes(x, y, text: type == SQLITE_TEXT) == 0
         }
     }
 
     /// SQLite's order of two values of column `column` (BINARY collation).
     static func compare(_ a: RawStatement, _ b: RawStatement, _ column: Int32) -> Int {
-        let typeA = a.type(column)
-        let typeB = b.type(column)
-        let rankA = rank(typeA)
-        let rankB = rank(typeB)
-        if rankA != rankB { return rankA < rankB ? -1 : 1 }
-        switch rankA {
+        let x = sqlite3_column_value(a.raw, column), y = sqlite3_column_value(b.raw, column)
+        let typeX = sqlite3_value_type(x)
+        let typeY = sqlite3_value_type(y)
+        let rankX = rank(typeX)
+        let rankY = rank(typeY)
+        if rankX != rankY { return rankX < rankY ? -1 : 1 }
+        switch rankX {
         case 0:
             return 0
         case 1:
-            if typeA == SQLITE_INTEGER && typeB == SQLITE_INTEGER {
-                let x = a.integer(column)
-                let y = b.integer(column)
-                return x < y ? -1 : x > y ? 1 : 0
+            if typeX == SQLITE_INTEGER && typeY == SQLITE_INTEGER {
+                let i = sqlite3_value_int64(x)
+                let j = sqlite3_value_int64(y)
+                return i < j ? -1 : i > j ? 1 : 0
             }
-            let x = a.double(column)
-            let y = b.double(column)
-            return x < y ? -1 : x > y ? 1 : 0
+            let i = sqlite3_value_double(x)
+            let j = sqlite3_value_double(y)
+            return i < j ? -1 : i > j ? 1 : 0
         default:
-            return compareBytes(a, b, column, text: typeA == SQLITE_TEXT)
+            return compareBytes(x, y, text: typeX == SQLITE_TEXT)
         }
     }
 
@@ -120,14 +125,15 @@ struct MergeWalk {
     }
 
     /// Bytewise order, the shorter first on a common prefix.
-    private static func compareBytes(_ a: RawStatement, _ b: RawStatement, _ column: Int32, text: Bool) -> Int {
-        let bytesA = a.bytes(column, text: text)
-        let bytesB = b.bytes(column, text: text)
-        let common = min(bytesA.count, bytesB.count)
-        if common > 0, let pointerA = bytesA.baseAddress, let pointerB = bytesB.baseAddress {
-            let order = memcmp(pointerA, pointerB, common)
+    private static func compareBytes(_ x: OpaquePointer?, _ y: OpaquePointer?, text: Bool) -> Int {
+        let pointerX = text ? sqlite3_value_text(x).map(UnsafeRawPointer.init) : sqlite3_value_blob(x)
+        let pointerY = text ? sqlite3_value_text(y).map(UnsafeRawPointer.init) : sqlite3_value_blob(y)
+        let countX = Int(sqlite3_value_bytes(x)), countY = Int(sqlite3_value_bytes(y))
+        let common = min(countX, countY)
+        if common > 0, let pointerX, let pointerY {
+            let order = memcmp(pointerX, pointerY, common)
             if order != 0 { return order < 0 ? -1 : 1 }
         }
-        return bytesA.count < bytesB.count ? -1 : bytesA.count > bytesB.count ? 1 : 0
+        return countX < countY ? -1 : countX > countY ? 1 : 0
     }
 }
