@@ -38,11 +38,7 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
         .target(name: "CLineScan"),
-        .systemLibrary(
-            name: "CLibpq",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
-        ),
+        .target(name: "CLibpq", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "GTFSPostgres",
             dependencies: ["GTFS", "GTFSImport", "CLibpq", "Platform"],

@@ -23,6 +23,9 @@ final class PostgresConnection {
     init(_ conninfo: String) throws(PostgresError) {
         target = Self.describe(conninfo)
         self.conninfo = conninfo
+        if let failure = Self.loadLibpq() {
+            throw PostgresError(target: target, operation: "cannot connect", message: failure)
+        }
         guard let connection = PQconnectdb(conninfo) else {
             throw PostgresError(target: target, operation: "cannot connect", message: "out of memory")
         }
@@ -308,6 +311,7 @@ final class PostgresConnection {
     /// `postgresql://user@host:port/dbname` from what libpq makes of `conninfo` (without the environment),
     /// or `PostgreSQL` when it cannot parse it. Never the password.
     static func describe(_ conninfo: String) -> String {
+        guard loadLibpq() == nil else { return "PostgreSQL" }
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(conninfo, &error) else {
             if let error { PQfreemem(error) }
@@ -325,5 +329,13 @@ final class PostgresConnection {
         let port = values["port"].map { ":" + $0 } ?? ""
         let database = values["dbname"].map { "/" + $0 } ?? ""
         return "postgresql://\(user)\(host)\(port)\(database)"
+    }
+
+    /// Loads libpq, once per process (see CLibpq: a program that never connects never loads it).
+    /// - Returns: `nil` when libpq is loaded, else why it could not be.
+    private static func loadLibpq() -> String? {
+        var message = [CChar](repeating: 0, count: 512)
+        guard CLibpq_load(&message, message.count) == 0 else { return nil }
+        return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,2 +1,0 @@
-// libpq, PostgreSQL's client library (Debian: libpq-dev; pkg-config libpq).
-#include <libpq-fe.h>
