@@ -9,9 +9,9 @@ import GTFS
 /// so the same rows are refused as in a full import. Then one merge walk over both tables in key
 /// order (each read through its key index, no sort) sorts every key into inserted, updated, deleted or
 /// unchanged, and only the changes are written, one row per statement in key order (deletes and updates
-/// by key, inserts from the staging copy). Tables without a key (`feed_info`, `attributions`) are compared as multisets of rows and, when
-/// they differ, rewritten whole. A grouped table with known group digests stages and walks only the
-/// groups that differ (see ``GroupFilter``).
+/// by key, inserts from the staging copy). Tables without a key (`feed_info`, `attributions`) are compared
+/// as multisets of rows and, when they differ, rewritten whole. A grouped table with known group digests
+/// stages and walks only the groups that differ (see ``GroupFilter``).
 ///
 /// Everything happens inside the caller's transaction, between ``attachScratch(_:)`` and ``detachScratch(_:)``.
 struct TableDiff {
@@ -171,7 +171,8 @@ struct TableDiff {
     }
 
     /// Writes the differences the walk recorded, one row per statement, in key order: the table's pages
-    /// are visited once, in order.
+    /// are visited once, in order. A cancel interrupts SQLite, which fails every statement started while
+    /// the read of the keys runs.
     ///
     /// One statement per row, not `DELETE … IN (SELECT …)` or `INSERT OR REPLACE … SELECT`: a statement that
     /// writes several rows and may fail halfway keeps a statement journal, the old content of every page it
