@@ -32,6 +32,45 @@ struct CopyRowTests {
         #expect(encoder.takeBytes().isEmpty)
     }
 
+    @Test("Columns that are not sent are left out of text and binary rows; a value in one is recorded")
+    func unsentColumns() {
+        let sent = [true, false, true]
+        var text = TextRowEncoder(types: [.text, .integer, .text], sent: sent)
+        text.beginRow(feed: 1)
+        text.write("a")
+        text.writeNull()
+        text.writeNull()
+        #expect(text.unsent == nil)
+        text.beginRow(feed: 1)
+        text.write("b")
+        text.write(5)
+        text.write("c")
+        #expect(String(decoding: text.takeBytes(), as: UTF8.self) == "1\ta\t\\N\n1\tb\tc\n")
+        #expect(text.unsent == 1)
+
+        var binary = BinaryRowEncoder(types: [.text, .integer, .text], sent: sent)
+        binary.beginRow(feed: 1)
+        binary.write("a")
+        binary.writeNull()
+        binary.writeNull()
+        // Three fields: feed, the first text and the NULL of the third; nothing for the second.
+        #expect(binary.takeBytes() == [0, 3, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 1, 97, 255, 255, 255, 255])
+        #expect(binary.unsent == nil)
+    }
+
+    @Test("A file's COPY names the columns its header has and those never empty, in the table's order")
+    func sentColumns() {
+        let table = PostgresTable(.stopTimes)
+        let header = ["trip_id", "stop_sequence", "stop_id", "arrival_time", "departure_time", "stop_headsign"]
+        let sent = table.sentColumns(inHeader: table.description.fields.map { header.contains($0.name) })
+        #expect(
+            table.copyStatement(schema: "s", freeze: true, format: .text, sent: sent)
+                == "COPY s.stop_times (feed, trip_id, arrival_time, departure_time, stop_id, stop_sequence, stop_headsign, "
+                + "pickup_type, drop_off_type, timepoint) FROM STDIN (FREEZE)")
+        // Unknown: every column.
+        #expect(table.sentColumns(inHeader: []) == table.description.fields.map { _ in true })
+    }
+
     @Test("Rows with values in double precision columns go in binary, the others in text")
     func formats() {
         let stopTimes = PostgresTable(.stopTimes).types

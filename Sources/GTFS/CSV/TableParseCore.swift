@@ -24,6 +24,8 @@ final class TableParseCore {
     /// The smaller of the two field limits.
     private let shortestLimit: Int
     @exclusivity(unchecked) private var summary: TableSummary
+    /// For each column of the record type, whether the header named it (empty until the header is read).
+    @usableFromInline private(set) var columnsInHeader: [Bool] = []
 
     @usableFromInline
     init(fileName: String, file: GTFSFile, columns: [FieldSpec], options: ParseOptions) {
@@ -144,6 +146,7 @@ final class TableParseCore {
             positions[name] = index
             names.append(name)
         }
+        columnsInHeader = columns.map { positions[$0.name] != nil }
         for (column, spec) in columns.enumerated() {
             if let position = positions[spec.name] {
                 context.setFieldIndex(position, ofColumn: column)

@@ -34,7 +34,7 @@ public enum TableParser {
         deliver: ([R]) throws -> Void
     ) throws -> TableSummary {
         try parse(type, from: reader, fileName: fileName, options: options, numbersLines: false, shouldContinue: shouldContinue) {
-            records, _ in try deliver(records)
+            records, _, _ in try deliver(records)
         }
     }
 
@@ -60,10 +60,13 @@ public enum TableParser {
         shouldContinue: () -> Bool = { true },
         deliver: ([R], [Int]) throws -> Void
     ) throws -> TableSummary {
-        try parse(type, from: reader, fileName: fileName, options: options, numbersLines: true, shouldContinue: shouldContinue, deliver: deliver)
+        try parse(type, from: reader, fileName: fileName, options: options, numbersLines: true, shouldContinue: shouldContinue) {
+            records, lines, _ in try deliver(records, lines)
+        }
     }
 
-    /// The one loop behind both entry points; `numbersLines` is a constant at each inlined call.
+    /// The one loop behind the entry points; `numbersLines` is a constant at each inlined call. `deliver`
+    /// also receives, for each field of `R`, whether the file's header named it.
     @inlinable
     static func parse<R: GTFSRecord>(
         _ type: R.Type,
@@ -72,7 +75,7 @@ public enum TableParser {
         options: ParseOptions,
         numbersLines: Bool,
         shouldContinue: () -> Bool,
-        deliver: ([R], [Int]) throws -> Void
+        deliver: ([R], [Int], [Bool]) throws -> Void
     ) throws -> TableSummary {
         try options.validate()
         let core = TableParseCore(fileName: fileName, file: R.file, columns: R.Field.allCases.map(\.spec), options: options)
@@ -98,14 +101,14 @@ public enum TableParser {
                     stop = true
                     return
                 }
-                try deliver(batch, lines)
+                try deliver(batch, lines, core.columnsInHeader)
                 batch.removeAll(keepingCapacity: true)
                 lines.removeAll(keepingCapacity: true)
             }
         }
         if !shouldContinue() { throw CancellationError() }
         try core.finish(lineCount: reader.lineCount)
-        if !batch.isEmpty { try deliver(batch, lines) }
+        if !batch.isEmpty { try deliver(batch, lines, core.columnsInHeader) }
         return core.finalSummary(bytesRead: reader.bytesRead)
     }
 

@@ -118,9 +118,9 @@ private struct TableVisitor: RecordTypeVisitor {
     let deliver: (RecordBatch) throws -> Void
 
     func visit<R: GTFSRecord>(_ type: R.Type) throws -> TableSummary {
-        try TableParser.parseNumbered(type, from: reader, fileName: fileName, options: options, shouldContinue: shouldContinue) {
-            records, lines in
-            try deliver(RecordBatch(records, fileName: fileName, lines: lines))
+        try TableParser.parse(type, from: reader, fileName: fileName, options: options, numbersLines: true, shouldContinue: shouldContinue) {
+            records, lines, columnsInHeader in
+            try deliver(RecordBatch(records, fileName: fileName, lines: lines, columnsInHeader: columnsInHeader))
         }
     }
 }

@@ -15,6 +15,10 @@ public struct RecordBatch: Sendable {
     public let count: Int
     /// The 1-based line where each record starts, index for index (empty when unknown).
     public let lines: [Int]
+    /// For each field of the table (``GTFSFile/table``), whether the file's header named it; empty when
+    /// unknown. A field whose column is absent holds no value, or its default (`pickup_type` 0): a store can
+    /// leave the others out of what it sends.
+    public let columnsInHeader: [Bool]
     private let storage: any RecordStorage
 
     /// Wraps an array of records.
@@ -23,11 +27,13 @@ public struct RecordBatch: Sendable {
     ///   - records: the records, in file order.
     ///   - fileName: the file's name as the feed spells it.
     ///   - lines: the line where each record starts, or empty when unknown.
-    public init<R: GTFSRecord>(_ records: [R], fileName: String, lines: [Int] = []) {
+    ///   - columnsInHeader: for each field, whether the file's header named it, or empty when unknown.
+    public init<R: GTFSRecord>(_ records: [R], fileName: String, lines: [Int] = [], columnsInHeader: [Bool] = []) {
         self.file = R.file
         self.fileName = fileName
         self.count = records.count
         self.lines = lines
+        self.columnsInHeader = columnsInHeader
         self.storage = TypedRecords(records: records)
     }
 

@@ -36,7 +36,7 @@ extension PendingGroup {
                 records += batchRecords[segment.range]
                 if hasLines { lines += segment.batch.lines[segment.range] }
             }
-            return RecordBatch(records, fileName: fileName, lines: lines)
+            return RecordBatch(records, fileName: fileName, lines: lines, columnsInHeader: segments.first?.batch.columnsInHeader ?? [])
         }
     }
 }

@@ -8,6 +8,7 @@ struct BinaryRowEncoder: CopyRowEncoder {
     private let bytes = ByteWriter()
     private var columns: CopyColumns
     var overflow: (column: Int, value: Int)? { columns.overflow }
+    var unsent: Int? { columns.unsent }
     var filled: [Bool] { columns.filled }
 
     /// The 19 bytes every binary COPY starts with: the signature, no flags, no header extension.
@@ -15,13 +16,13 @@ struct BinaryRowEncoder: CopyRowEncoder {
     /// The field count `-1` that ends a binary COPY.
     static let trailer: [UInt8] = [0xFF, 0xFF]
 
-    init(types: [PostgresColumnType]) {
-        columns = CopyColumns(types: types)
+    init(types: [PostgresColumnType], sent: [Bool]? = nil) {
+        columns = CopyColumns(types: types, sent: sent)
     }
 
     /// Starts a row: its field count and the feed number.
     mutating func beginRow(feed: Int32) {
-        append(UInt16(columns.types.count + 1))
+        append(UInt16(truncatingIfNeeded: columns.sentCount))
         append(UInt32(4))
         append(UInt32(bitPattern: feed))
         columns.startRow()
@@ -33,17 +34,20 @@ struct BinaryRowEncoder: CopyRowEncoder {
     }
 
     mutating func writeNull() {
+        guard columns.sendsCurrent else { return columns.skip() }
         append(UInt32(bitPattern: -1))
         columns.skip()
     }
 
     mutating func writeText(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard columns.sendsCurrent else { return columns.drop() }
         append(UInt32(truncatingIfNeeded: utf8.count))
         bytes.append(utf8)
         columns.fill()
     }
 
     mutating func write(_ value: Int) {
+        guard columns.sendsCurrent else { return columns.drop() }
         switch columns.convert(value) {
         case .bigint(let value):
             append(UInt32(8))
@@ -65,6 +69,7 @@ struct BinaryRowEncoder: CopyRowEncoder {
     }
 
     mutating func write(_ value: Double) {
+        guard columns.sendsCurrent else { return columns.drop() }
         append(UInt32(8))
         append(value.bitPattern)
         columns.fill()

@@ -1,14 +1,21 @@
 import GTFS
 
-/// What both `COPY` encoders keep of a batch: the column a row is at, which columns held a value, the first
-/// value that did not fit, and the conversion of an integer to its column's type.
+/// What both `COPY` encoders keep of a batch: the column a row is at, which columns are sent and which
+/// held a value, the first value that did not fit, and the conversion of an integer to its column's type.
 struct CopyColumns {
     /// The types of the columns after `feed`, in the record's field order.
     let types: [PostgresColumnType]
+    /// For each column, whether the `COPY` names it (``PostgresTable/sentColumns(inHeader:)``); the server
+    /// fills the others with NULL, without reading them.
+    let sent: [Bool]
+    /// The number of columns sent, `feed` included.
+    let sentCount: Int
     /// The next column of the row being written.
     private var column = 0
     /// The first value that did not fit its column, kept until the batch is checked.
     private(set) var overflow: (column: Int, value: Int)?
+    /// The first column that held a value although it is not sent, kept until the batch is checked.
+    private(set) var unsent: Int?
     /// For each column, whether a row held a value in it (not NULL): a column without values needs no
     /// reference check.
     private(set) var filled: [Bool]
@@ -21,13 +28,27 @@ struct CopyColumns {
         case date(GTFSDate)
     }
 
-    init(types: [PostgresColumnType]) {
+    /// - Parameter sent: for each column, whether it is sent; `nil` for all.
+    init(types: [PostgresColumnType], sent: [Bool]? = nil) {
         self.types = types
+        self.sent = sent ?? Array(repeating: true, count: types.count)
+        sentCount = self.sent.count { $0 } + 1
         filled = Array(repeating: false, count: types.count)
     }
 
     /// Starts a row at its first column.
     mutating func startRow() { column = 0 }
+
+    /// Whether the current column is sent. When it is not, the encoder writes nothing for it and calls
+    /// ``skip()`` for a NULL, ``drop()`` for a value.
+    @inline(__always)
+    var sendsCurrent: Bool { column >= sent.count || sent[column] }
+
+    /// Moves past a value in a column that is not sent, recording it: it would be lost.
+    mutating func drop() {
+        if unsent == nil { unsent = column }
+        column += 1
+    }
 
     /// Moves past a NULL.
     @inline(__always)

@@ -37,13 +37,16 @@ enum CopyFormat: Sendable {
 /// Writes records as `COPY` rows of one ``CopyFormat``, converting values to the column types
 /// (``PostgresColumnType``) in the client.
 protocol CopyRowEncoder: FieldSink {
-    init(types: [PostgresColumnType])
+    /// - Parameter sent: for each column, whether the `COPY` names it; `nil` for all.
+    init(types: [PostgresColumnType], sent: [Bool]?)
     /// Starts a row with the feed number.
     mutating func beginRow(feed: Int32)
     /// Hands over the encoded rows and starts again empty.
     mutating func takeBytes() -> [UInt8]
     /// The first value that did not fit its column (its column and the value), kept until the batch is checked.
     var overflow: (column: Int, value: Int)? { get }
+    /// The first column that held a value although it is not sent, kept until the batch is checked.
+    var unsent: Int? { get }
     /// For each column, whether a row held a value in it (not NULL): a column without values needs no
     /// reference check.
     var filled: [Bool] { get }

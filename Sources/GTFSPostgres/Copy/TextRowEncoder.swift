@@ -9,10 +9,11 @@ struct TextRowEncoder: CopyRowEncoder {
     private let bytes = ByteWriter()
     private var columns: CopyColumns
     var overflow: (column: Int, value: Int)? { columns.overflow }
+    var unsent: Int? { columns.unsent }
     var filled: [Bool] { columns.filled }
 
-    init(types: [PostgresColumnType]) {
-        columns = CopyColumns(types: types)
+    init(types: [PostgresColumnType], sent: [Bool]? = nil) {
+        columns = CopyColumns(types: types, sent: sent)
     }
 
     /// Starts a row with the feed number (ending the row before, if any).
@@ -29,6 +30,7 @@ struct TextRowEncoder: CopyRowEncoder {
     }
 
     mutating func writeNull() {
+        guard columns.sendsCurrent else { return columns.skip() }
         bytes.reserve(3)
         bytes.put(UInt8(ascii: "\t"), at: 0)
         bytes.put(UInt8(ascii: "\\"), at: 1)
@@ -38,6 +40,7 @@ struct TextRowEncoder: CopyRowEncoder {
     }
 
     mutating func writeText(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard columns.sendsCurrent else { return columns.drop() }
         bytes.append(UInt8(ascii: "\t"))
         var start = 0
         for index in utf8.indices {
@@ -59,6 +62,7 @@ struct TextRowEncoder: CopyRowEncoder {
     }
 
     mutating func write(_ value: Int) {
+        guard columns.sendsCurrent else { return columns.drop() }
         guard let converted = columns.convert(value) else { return writeNull() }
         bytes.append(UInt8(ascii: "\t"))
         switch converted {
@@ -77,6 +81,7 @@ struct TextRowEncoder: CopyRowEncoder {
     }
 
     mutating func write(_ value: Double) {
+        guard columns.sendsCurrent else { return columns.drop() }
         bytes.append(UInt8(ascii: "\t"))
         // Swift's description is the shortest text that reads back as the same double.
         var text = value.description

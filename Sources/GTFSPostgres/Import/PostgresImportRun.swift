@@ -61,7 +61,7 @@ final class PostgresImportRun {
         let table: PostgresTable
         let stream: CopyStream
         let staged: StagedTable?
-        let format: CopyFormat
+        let layout: CopyLayout
         let fileName: String
         let began: ContinuousClock.Instant
         /// For a grouped file compared with the stored groups: the groups to send.
@@ -148,7 +148,7 @@ final class PostgresImportRun {
         func finishFile() throws {
             guard let current = open else { return }
             open = nil
-            try current.stream.send(current.format.trailer)
+            try current.stream.send(current.layout.format.trailer)
             let sent = try current.stream.finish()
             var result = Loaded(rowsSent: sent)
             if let staged = current.staged {
@@ -180,15 +180,15 @@ final class PostgresImportRun {
         let digested = Set(GTFSFile.allCases.filter { comparisons[$0] == nil && GroupedTables.column(for: $0) != nil })
         let feedNumber = feed
         let latest = Mutex<FeedProgress?>(nil)
-        // Each file's format, chosen on its first batch; the parse thread alone uses it.
-        let formats = Mutex<[GTFSFile: CopyFormat]>([:])
+        // Each file's format and columns, chosen on its first batch; the parse thread alone uses them.
+        let layouts = Mutex<[GTFSFile: CopyLayout]>([:])
         let channel = parser.stream(
             maxBatchesInFlight: options.maxBatchesInFlight, progress: { state in latest.withLock { $0 = state } }
         ) { batch in
             let encoded = EncodedBatch(
                 batch, feed: feedNumber, changedGroups: changedGroups[batch.file], digested: digested.contains(batch.file),
-                format: formats.withLock { $0[batch.file] })
-            formats.withLock { $0[batch.file] = encoded.format }
+                layout: layouts.withLock { $0[batch.file] })
+            layouts.withLock { $0[batch.file] = encoded.layout }
             return encoded
         }
         let parsed: FeedSummary
@@ -206,16 +206,18 @@ final class PostgresImportRun {
                         try finishFile()
                         let table = PostgresTable(batch.file)
                         let staged = fresh ? nil : try StagedTable(table, schema: schema, feed: feed, connection: connection)
+                        let layout = item.layout
                         let stream = try connection.beginCopy(
-                            staged?.copyStatement(format: item.format) ?? table.copyStatement(schema: schema, freeze: true, format: item.format),
+                            staged?.copyStatement(format: layout.format, sent: layout.sent)
+                                ?? table.copyStatement(schema: schema, freeze: true, format: layout.format, sent: layout.sent),
                             "COPY \(table.name)")
                         let grouped = digested.contains(batch.file)
                         open = OpenFile(
-                            table: table, stream: stream, staged: staged, format: item.format, fileName: batch.fileName, began: clock.now,
+                            table: table, stream: stream, staged: staged, layout: layout, fileName: batch.fileName, began: clock.now,
                             comparison: comparisons[batch.file], digests: grouped ? GroupDigestEncoder(feed: feed) : nil,
                             spool: grouped ? try GroupSpool() : nil)
                         progress.table = batch.file
-                        try stream.send(item.format.header)
+                        try stream.send(layout.format.header)
                     }
                     guard var current = open else { continue }
                     if let spool = current.spool, let runs = item.runs, current.digests != nil {
@@ -228,6 +230,12 @@ final class PostgresImportRun {
                         throw GTFSError(
                             .invalidValue, file: batch.fileName, line: batch.lines.first, column: field.name,
                             message: "\(value) does not fit PostgreSQL's \(PostgresColumnType(field.type).sql)")
+                    }
+                    if let column = item.unsent {
+                        // A field whose column the header lacks holds no value or its default (see `sentColumns`).
+                        throw GTFSError(
+                            .invalidValue, file: batch.fileName, line: batch.lines.first, column: current.table.description.fields[column].name,
+                            message: "holds a value without a column in the file, which the store cannot send (a bug: please report it)")
                     }
                     try current.stream.send(item.bytes)
                     filled[batch.file] = zip(filled[batch.file] ?? item.filled, item.filled).map { $0 || $1 }
@@ -531,22 +539,31 @@ final class PostgresImportRun {
     }
 }
 
+/// How a file's rows go to the server: the format and the columns named, chosen on its first batch.
+private struct CopyLayout: Sendable {
+    let format: CopyFormat
+    /// For each field, whether the `COPY` names it (``PostgresTable/sentColumns(inHeader:)``).
+    let sent: [Bool]
+}
+
 /// A batch as the parse thread hands it over: its rows encoded for `COPY` (all of them, or those of the
-/// groups to send) in its file's format, which columns held values, and its group runs when the file is
+/// groups to send) in its file's layout, which columns held values, and its group runs when the file is
 /// digested.
 private struct EncodedBatch: Sendable {
     let batch: RecordBatch
-    let format: CopyFormat
+    let layout: CopyLayout
     let bytes: [UInt8]
     let overflow: (column: Int, value: Int)?
+    /// The first column that held a value although it is not sent.
+    let unsent: Int?
     let filled: [Bool]
     let runs: [GroupRun]?
 
     /// - Parameters:
     ///   - changedGroups: for a file compared group by group, the groups whose rows are sent.
     ///   - digested: whether the file's group digests are recorded (then `runs` holds the batch's runs).
-    ///   - format: the file's format; `nil` for its first batch, which chooses it from its rows.
-    init(_ batch: RecordBatch, feed: Int32, changedGroups: Set<String>?, digested: Bool, format: CopyFormat?) {
+    ///   - layout: the file's layout; `nil` for its first batch, which chooses it from its header and rows.
+    init(_ batch: RecordBatch, feed: Int32, changedGroups: Set<String>?, digested: Bool, layout: CopyLayout?) {
         self.batch = batch
         var ranges: [Range<Int>]?
         var runs: [GroupRun]?
@@ -556,34 +573,38 @@ private struct EncodedBatch: Sendable {
             if digested { runs = split }
         }
         self.runs = runs
-        let types = PostgresTable(batch.file).types
-        var encoded = batch.accept(BatchEncoding(feed: feed, types: types, format: format ?? .text, ranges: ranges))
-        let chosen = format ?? CopyFormat(types: types, filled: encoded.filled)
-        if chosen != (format ?? .text) {
-            encoded = batch.accept(BatchEncoding(feed: feed, types: types, format: chosen, ranges: ranges))
+        let table = PostgresTable(batch.file)
+        let types = table.types
+        let sent = layout?.sent ?? table.sentColumns(inHeader: batch.columnsInHeader)
+        var encoded = batch.accept(BatchEncoding(feed: feed, types: types, sent: sent, format: layout?.format ?? .text, ranges: ranges))
+        let chosen = layout?.format ?? CopyFormat(types: types, filled: encoded.filled)
+        if chosen != (layout?.format ?? .text) {
+            encoded = batch.accept(BatchEncoding(feed: feed, types: types, sent: sent, format: chosen, ranges: ranges))
         }
-        self.format = chosen
-        (bytes, overflow, filled) = encoded
+        self.layout = CopyLayout(format: chosen, sent: sent)
+        (bytes, overflow, unsent, filled) = encoded
     }
 }
 
-/// Encodes one batch's records with their concrete type, in one format: all, or those in `ranges`.
+/// Encodes one batch's records with their concrete type, in one format and the columns of `sent`: all
+/// records, or those in `ranges`.
 private struct BatchEncoding: RecordBatchVisitor {
     let feed: Int32
     let types: [PostgresColumnType]
+    let sent: [Bool]
     let format: CopyFormat
     var ranges: [Range<Int>]?
 
-    func visit<R: GTFSRecord>(_ records: [R]) -> (bytes: [UInt8], overflow: (column: Int, value: Int)?, filled: [Bool]) {
+    func visit<R: GTFSRecord>(_ records: [R]) -> (bytes: [UInt8], overflow: (column: Int, value: Int)?, unsent: Int?, filled: [Bool]) {
         switch format {
-        case .text: encode(records, with: TextRowEncoder(types: types))
-        case .binary: encode(records, with: BinaryRowEncoder(types: types))
+        case .text: encode(records, with: TextRowEncoder(types: types, sent: sent))
+        case .binary: encode(records, with: BinaryRowEncoder(types: types, sent: sent))
         }
     }
 
     private func encode<R: GTFSRecord, Encoder: CopyRowEncoder>(
         _ records: [R], with encoder: Encoder
-    ) -> (bytes: [UInt8], overflow: (column: Int, value: Int)?, filled: [Bool]) {
+    ) -> (bytes: [UInt8], overflow: (column: Int, value: Int)?, unsent: Int?, filled: [Bool]) {
         var encoder = encoder
         for range in ranges ?? [records.indices] {
             for record in records[range] {
@@ -591,6 +612,6 @@ private struct BatchEncoding: RecordBatchVisitor {
                 record.write(to: &encoder)
             }
         }
-        return (encoder.takeBytes(), encoder.overflow, encoder.filled)
+        return (encoder.takeBytes(), encoder.overflow, encoder.unsent, encoder.filled)
     }
 }

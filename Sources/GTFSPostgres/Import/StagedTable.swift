@@ -34,7 +34,9 @@ struct StagedTable {
     }
 
     /// `COPY` into the staging table.
-    func copyStatement(format: CopyFormat) -> String { table.copyStatement(into: "pg_temp.\(name)", freeze: true, format: format) }
+    func copyStatement(format: CopyFormat, sent: [Bool]) -> String {
+        table.copyStatement(into: "pg_temp.\(name)", freeze: true, format: format, sent: sent)
+    }
 
     /// What a merge did.
     struct Merged {

@@ -40,6 +40,20 @@ struct FeedParserTests {
         #expect(summary.bytesRead == Int64(try Self.subsetSize()))
     }
 
+    @Test("Each batch says which of its table's fields the file's header names, whatever their order")
+    func columnsInHeader() throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("stop_sequence,stop_id,trip_id,unknown,arrival_time,departure_time\n1,S,T,x,08:00:00,08:00:00\n", name: "stop_times.txt")
+        _ = try folder.write("level_id,level_index\nL,0\n", name: "levels.txt")
+        var named: [GTFSFile: [String]] = [:]
+        try FeedParser(source: FeedSource(path: folder.path)).parse { batch in
+            #expect(batch.columnsInHeader.count == batch.file.table.fields.count)
+            named[batch.file] = zip(batch.file.table.fields, batch.columnsInHeader).filter(\.1).map(\.0.name)
+        }
+        #expect(named[.stopTimes] == ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"])
+        #expect(named[.levels] == ["level_id", "level_index"])
+    }
+
     static func subsetSize() throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: subset).reduce(0) { total, name in
             let size = try FileManager.default.attributesOfItem(atPath: subset + "/" + name)[.size] as? Int ?? 0
