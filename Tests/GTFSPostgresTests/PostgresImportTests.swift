@@ -426,6 +426,12 @@ struct PostgresReferenceTests {
         let store = try PostgresStore(connectionString: server.connectionString)
         defer { store.close() }
         let summary = try store.importFeed(from: source, named: "f")
+        // One row per trip in feed_groups: T1's two parts joined without a digest, as T2's when a row repeats its key.
+        let groups = try store.connection.query(
+            "SELECT group_key, rows::text, (digest_a IS NULL)::text FROM gtfs.feed_groups WHERE table_name = 'stop_times' ORDER BY group_key",
+            [], "read")
+        #expect(
+            groups == [["T1", "4", "true"], ["T10", "3", "false"], ["T2", repeatedKey ? "4" : "3", repeatedKey ? "true" : "false"], ["T9", "3", "false"]])
         let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
         let expected = try sqlite.importFeedSynchronously(from: source).integrity
         try sqlite.close()

@@ -18,10 +18,10 @@ enum PostgresGroups {
         """
     }
 
-    /// Adds the key of a `feed_groups` created without it.
-    static func keyStatement(schema: String) -> String { "ALTER TABLE \(schema).feed_groups ADD \(key)" }
-
     private static let key = "PRIMARY KEY (table_name, feed, group_key)"
+
+    /// The columns of new digests, as ``GroupDigestEncoder`` writes them.
+    private static let columns = "feed, table_name, group_key, digest_a, digest_b, rows"
 
     /// The temporary table that receives the digests of one file's groups.
     static func newGroupsTable(_ table: PostgresTable) -> String { "pg_temp.gtfs_groups_\(table.name)" }
@@ -33,11 +33,55 @@ enum PostgresGroups {
             """
             DROP TABLE IF EXISTS \(name);
             CREATE TEMPORARY TABLE \(name.dropFirst("pg_temp.".count)) (
-                feed integer, group_key text COLLATE "C", digest_a bigint, digest_b bigint, rows bigint) ON COMMIT DROP
+                feed integer, table_name text, group_key text COLLATE "C", digest_a bigint, digest_b bigint, rows bigint) ON COMMIT DROP
             """, "stage the groups of \(table.name)")
-        let stream = try connection.beginCopy(
-            "COPY \(name) (feed, group_key, digest_a, digest_b, rows) FROM STDIN (FREEZE)", "COPY the groups of \(table.name)")
-        return stream
+        return try connection.beginCopy("COPY \(name) (\(columns)) FROM STDIN (FREEZE)", "COPY the groups of \(table.name)")
+    }
+
+    /// Starts a `COPY` of new digests straight into `feed_groups`, which this transaction created without its
+    /// key: there is nothing to replace, so the digests skip the temporary table and the statement that would
+    /// move them. ``recordSent(_:schema:feed:invalid:connection:)`` and ``addKey(schema:connection:)`` finish.
+    static func beginCopyIntoNewTable(_ table: PostgresTable, schema: String, connection: PostgresConnection) throws(PostgresError) -> CopyStream {
+        try connection.beginCopy("COPY \(schema).feed_groups (\(columns)) FROM STDIN (FREEZE)", "COPY the groups of \(table.name)")
+    }
+
+    /// After ``beginCopyIntoNewTable(_:schema:connection:)``: the `invalid` groups (rows refused) lose their digests.
+    static func recordSent(
+        _ table: PostgresTable, schema: String, feed: Int32, invalid: Set<String>, connection: PostgresConnection
+    ) throws(PostgresError) {
+        guard !invalid.isEmpty else { return }
+        _ = try connection.query(
+            """
+            UPDATE \(schema).feed_groups SET digest_a = NULL, digest_b = NULL
+            WHERE feed = \(feed) AND table_name = $1 AND group_key = ANY($2::text[])
+            """, [table.name, arrayLiteral(invalid)], "record the groups of \(table.name)")
+    }
+
+    /// Adds the key of a `feed_groups` created without it in this transaction. When a group's rows were apart
+    /// in a file it has two rows of digests; then each group's rows become one, without digests (as
+    /// ``record(_:schema:feed:invalid:states:connection:)`` makes it), and the key is added again.
+    static func addKey(schema: String, connection: PostgresConnection) throws(PostgresError) {
+        let table = "\(schema).feed_groups"
+        let add = "ALTER TABLE \(table) ADD \(key)"
+        try connection.execute("SAVEPOINT groups_key", "key feed_groups")
+        do {
+            try connection.execute(add, "key feed_groups")
+            try connection.execute("RELEASE SAVEPOINT groups_key", "key feed_groups")
+            return
+        } catch where error.sqlState == "23505" {
+            try connection.execute("ROLLBACK TO SAVEPOINT groups_key; RELEASE SAVEPOINT groups_key", "key feed_groups")
+        }
+        try connection.execute(
+            """
+            CREATE TEMPORARY TABLE gtfs_groups_joined ON COMMIT DROP AS
+            SELECT feed, table_name, group_key, CASE WHEN count(*) = 1 THEN min(digest_a) END AS digest_a,
+                CASE WHEN count(*) = 1 THEN min(digest_b) END AS digest_b, sum(rows) AS rows
+            FROM \(table) GROUP BY feed, table_name, group_key;
+            TRUNCATE \(table);
+            INSERT INTO \(table) (\(columns)) SELECT \(columns) FROM pg_temp.gtfs_groups_joined;
+            DROP TABLE pg_temp.gtfs_groups_joined;
+            \(add)
+            """, "key feed_groups")
     }
 
     /// Replaces the feed's `feed_groups` rows of `table` with the new digests: a group whose rows were not
@@ -78,13 +122,17 @@ enum PostgresGroups {
 }
 
 /// Encodes the digests of a grouped file's groups, batch by batch, as text `COPY` rows of
-/// `(feed, group_key, digest_a, digest_b, rows)`.
+/// `(feed, table_name, group_key, digest_a, digest_b, rows)`.
 struct GroupDigestEncoder {
     private var joiner = GroupRunJoiner(keepsSegments: false)
-    private var encoder = TextRowEncoder(types: [.text, .bigint, .bigint, .bigint])
+    private var encoder = TextRowEncoder(types: [.text, .text, .bigint, .bigint, .bigint])
     let feed: Int32
+    let tableName: String
 
-    init(feed: Int32) { self.feed = feed }
+    init(feed: Int32, table: PostgresTable) {
+        self.feed = feed
+        tableName = table.name
+    }
 
     /// Takes the runs of the next batch (`GroupRun.split(_:)`).
     /// - Returns: the encoded rows of the groups this batch completed.
@@ -103,6 +151,7 @@ struct GroupDigestEncoder {
         // A row without a group value is refused by the table (the column is NOT NULL).
         guard var key = group.key else { return }
         encoder.beginRow(feed: feed)
+        encoder.write(tableName)
         key.withUTF8 { encoder.writeText($0) }
         encoder.write(Int(group.digest.storedA))
         encoder.write(Int(group.digest.storedB))

@@ -161,7 +161,9 @@ final class PostgresImportRun {
             result.states = current.comparison?.states
             if var digests = current.digests, let spool = current.spool {
                 try spool.append(digests.finish())
-                let stream = try PostgresGroups.beginCopy(current.table, connection: connection)
+                let stream = try createsSchema
+                    ? PostgresGroups.beginCopyIntoNewTable(current.table, schema: schema, connection: connection)
+                    : PostgresGroups.beginCopy(current.table, connection: connection)
                 try spool.send(into: stream)
                 _ = try stream.finish()
             }
@@ -214,7 +216,7 @@ final class PostgresImportRun {
                         let grouped = digested.contains(batch.file)
                         open = OpenFile(
                             table: table, stream: stream, staged: staged, layout: layout, fileName: batch.fileName, began: clock.now,
-                            comparison: comparisons[batch.file], digests: grouped ? GroupDigestEncoder(feed: feed) : nil,
+                            comparison: comparisons[batch.file], digests: grouped ? GroupDigestEncoder(feed: feed, table: table) : nil,
                             spool: grouped ? try GroupSpool() : nil)
                         progress.table = batch.file
                         try stream.send(layout.format.header)
@@ -270,10 +272,14 @@ final class PostgresImportRun {
         }
         // The digests of every grouped file loaded, without those of groups that lost a row to a repeated key.
         for (file, load) in loaded where load.digested {
-            try PostgresGroups.record(
-                PostgresTable(file), schema: schema, feed: feed, invalid: load.rejectedGroups, states: load.states, connection: connection)
+            if createsSchema {
+                try PostgresGroups.recordSent(PostgresTable(file), schema: schema, feed: feed, invalid: load.rejectedGroups, connection: connection)
+            } else {
+                try PostgresGroups.record(
+                    PostgresTable(file), schema: schema, feed: feed, invalid: load.rejectedGroups, states: load.states, connection: connection)
+            }
         }
-        if createsSchema { try connection.execute(PostgresGroups.keyStatement(schema: schema), "key feed_groups") }
+        if createsSchema { try PostgresGroups.addKey(schema: schema, connection: connection) }
         summary.loadDuration = clock.now - loadStart
 
         // The per-file results, and the limit on rejected rows.
@@ -374,7 +380,7 @@ final class PostgresImportRun {
         only.tables = [file]
         only.hashesContent = false
         let stream = try PostgresGroups.beginCopy(table, connection: connection)
-        var digests = GroupDigestEncoder(feed: feed)
+        var digests = GroupDigestEncoder(feed: feed, table: table)
         do {
             try FeedParser(source: source, options: only).parse(shouldContinue: shouldContinue) { batch in
                 try stream.send(digests.add(GroupRun.split(batch), of: batch))
