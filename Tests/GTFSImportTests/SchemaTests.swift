@@ -152,6 +152,20 @@ struct SchemaTests {
         }
     }
 
+    @Test("A field whose column the file lacks holds no value unless it is never empty: what a store may leave out of a load")
+    func absentColumnsHoldNothing() throws {
+        // The fixtures' headers name few columns: most fields of every file are absent here.
+        for file in GTFSFile.allCases {
+            let csv = try #require(Fixtures.oneRowPerFile[file], "no fixture for \(file.fileName)")
+            let header = Set(csv.prefix { $0 != "\n" }.split(separator: ",").map(String.init))
+            let filled = try file.accept(FilledFields(csv: csv))
+            #expect(filled.count == file.table.fields.count, "\(file.fileName)")
+            for (field, holds) in zip(file.table.fields, filled) where !header.contains(field.name) {
+                #expect(!holds || !field.isNullable, "\(file.fileName): \(field.name) holds a value without its column")
+            }
+        }
+    }
+
     @Test("Post-load indexes are built (twice is harmless), used by the example queries, and dropped")
     func indexes() throws {
         let folder = try TemporaryFolder()
@@ -189,5 +203,24 @@ struct SchemaTests {
         }
         try store.pool.write { db in try GTFSSchema.dropIndexes(db) }
         #expect(try indexNames().isDisjoint(with: names))
+    }
+}
+
+/// For the first record of a CSV text, whether each field held a value.
+private struct FilledFields: RecordTypeVisitor {
+    let csv: String
+
+    func visit<R: GTFSRecord>(_ type: R.Type) throws -> [Bool] {
+        var sink = Sink()
+        try Fixtures.parse(R.self, csv).first?.write(to: &sink)
+        return sink.filled
+    }
+
+    private struct Sink: FieldSink {
+        var filled: [Bool] = []
+        mutating func writeNull() { filled.append(false) }
+        mutating func writeText(_ utf8: UnsafeBufferPointer<UInt8>) { filled.append(true) }
+        mutating func write(_ value: Int) { filled.append(true) }
+        mutating func write(_ value: Double) { filled.append(true) }
     }
 }
