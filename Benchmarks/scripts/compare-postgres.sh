@@ -10,7 +10,8 @@
 #     (postgres-cancel.py).
 #  5. With --germany: the Germany-scale feed (gtfs-synth --scale 4) once into each: time, client peak RSS,
 #     the server's disk for the schema and the SQLite file's size.
-# Rounds alternate the sides. Usage: compare-postgres.sh [--rounds N] [--germany]   (NO_BUILD=1 reuses builds)
+# Rounds alternate the sides; in step 1 they also take turns going first.
+# Usage: compare-postgres.sh [--rounds N] [--germany]   (NO_BUILD=1 reuses builds)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 bench="$(cd "$here/.." && pwd)"
@@ -76,11 +77,13 @@ ratio() { python3 -c "import sys; print('%.2f×' % (float(sys.argv[1]) / float(s
 
 echo "1/4: 5 M stop_times" >&2
 ours=() base=() rss=()
-for round in $(seq "$rounds"); do
+run_ours() {
     sql "DROP SCHEMA IF EXISTS bench CASCADE"
     read -r seconds mb < <(timed "$import" --quiet --db "$uri" --schema bench "$data/stop_times.txt")
     ours+=("$seconds") rss+=("$mb")
     sql "DROP SCHEMA IF EXISTS bench CASCADE"
+}
+run_base() {
     sql "DROP SCHEMA IF EXISTS base CASCADE"
     "$import" --quiet --db "$uri" --schema base "$work/stop_times.txt"
     sql "ALTER TABLE base.stop_times DROP CONSTRAINT stop_times_pkey; DROP INDEX base.stop_times_stop"
@@ -90,6 +93,10 @@ for round in $(seq "$rounds"); do
         -c "CREATE INDEX stop_times_stop ON base.stop_times (stop_id, departure_time)")
     base+=("$seconds")
     sql "DROP SCHEMA IF EXISTS base CASCADE"
+}
+# Odd rounds run gtfs-import first, even ones psql: neither side always follows the other.
+for round in $(seq "$rounds"); do
+    if (( round % 2 )); then run_ours; run_base; else run_base; run_ours; fi
 done
 
 echo "2/4: the VBB-scale feed" >&2
