@@ -8,7 +8,7 @@ import GTFSImport
 /// compares them with the stored ones in SQL, and then sends only the rows of groups that differ.
 enum PostgresGroups {
     /// `CREATE TABLE IF NOT EXISTS feed_groups` in `schema`.
-    /// - Parameter keyed: with its key; without, ``keyStatement(schema:)`` adds it after the first load
+    /// - Parameter keyed: with its key; without, ``addKey(schema:connection:)`` adds it after the first load
     ///   (one sort instead of an index insert per group).
     static func createStatement(schema: String, keyed: Bool) -> String {
         """

@@ -50,7 +50,8 @@ final class PostgresImportRun {
         /// The groups of the rejected rows (grouped tables).
         var rejectedGroups: Set<String> = []
         var rowsSent = 0
-        /// Whether the file's group digests are in its temporary table (a grouped file).
+        /// Whether the file's group digests were sent (a grouped file): into its temporary table, or into
+        /// `feed_groups` when the import creates the schema.
         var digested = false
         /// The table of its groups' states, when they were compared with the stored ones.
         var states: String?
@@ -310,16 +311,23 @@ final class PostgresImportRun {
         // queries and the first queries of users: without them the planner guesses, and sorted a 5 M-row
         // table where a hash took a quarter of the time. Smaller changes leave them to autovacuum.
         // feed_groups too when a file's digests were written whole (the checks of group columns read it).
-        // From a tenth of the usual sample (3,000 rows), at about a tenth of the cost: enough for these plans,
-        // and autovacuum analyzes the tables again with the server's own target once the commit has counted
-        // their changes.
-        let groupsRewritten = loaded.values.contains { $0.digested && $0.states == nil }
-        let analyzed = summary.tables.filter { table in
+        // A table larger than the usual sample (30,000 rows) whose changes pass autovacuum's default threshold
+        // (50 rows and a tenth) is analyzed from a tenth of that sample, at about a tenth of the cost: enough
+        // for these plans, and autovacuum analyzes it again with the server's own target after the commit.
+        var analyzed: [String] = [], sampled: [String] = []
+        for table in summary.tables {
             let changed = table.changes.inserted + table.changes.updated + table.changes.deleted
-            return changed > 0 && changed * 10 >= table.rowsStored + table.changes.deleted
-        }.map { "\(schema).\($0.file.rawValue)" } + (groupsRewritten ? ["\(schema).feed_groups"] : [])
-        if !analyzed.isEmpty {
-            try connection.execute("SET LOCAL default_statistics_target = 10; ANALYZE " + analyzed.joined(separator: ", "), "analyze")
+            let before = table.rowsStored + table.changes.deleted
+            guard changed > 0 && changed * 10 >= before else { continue }
+            let large = table.rowsStored > 30_000 && changed >= 50 + before / 10
+            if large { sampled.append("\(schema).\(table.file.rawValue)") } else { analyzed.append("\(schema).\(table.file.rawValue)") }
+        }
+        if loaded.values.contains(where: { $0.digested && $0.states == nil }) { sampled.append("\(schema).feed_groups") }
+        if !analyzed.isEmpty { try connection.execute("ANALYZE " + analyzed.joined(separator: ", "), "analyze") }
+        if !sampled.isEmpty {
+            try connection.execute(
+                "SET LOCAL default_statistics_target = 10; ANALYZE \(sampled.joined(separator: ", ")); SET LOCAL default_statistics_target TO DEFAULT",
+                "analyze")
         }
         summary.warnings = parsed.warnings
         summary.skippedFiles = parsed.skippedFiles
