@@ -305,6 +305,38 @@ struct PostgresCancelTests {
         #expect(try connection.query("SELECT count(*) FROM t", [], "count") == [["1"]])
     }
 
+    @Test("A statement whose server process is slow to stop after a cancel is given up; the next statement gets a new session")
+    func cancelUnanswered() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let connection = try PostgresConnection(server.connectionString)
+        defer { connection.close() }
+        try connection.execute("BEGIN; CREATE TABLE t (k integer)", "begin")
+        // Catches the cancel and its repetition and goes on for 0.6 s more, as a slow statement's cleanup would.
+        let slow = """
+            DO $$ BEGIN PERFORM pg_sleep(10);
+            EXCEPTION WHEN query_canceled THEN
+                BEGIN PERFORM pg_sleep(0.3); EXCEPTION WHEN query_canceled THEN PERFORM pg_sleep(0.3); END;
+                PERFORM pg_sleep(0.3);
+            END $$
+            """
+        let canceller = connection.canceller
+        let cancelAt = Mutex<ContinuousClock.Instant?>(nil)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+            cancelAt.withLock { $0 = .now }
+            canceller.cancel()
+        }
+        var outcome: PostgresError?
+        do { try connection.execute(slow, "slow") } catch { outcome = error }
+        let waited = cancelAt.withLock { $0.map { ContinuousClock.now - $0 } }
+        #expect(outcome?.sqlState == "57014")
+        // The server answers 0.6 s after the cancel at the earliest; the client stops waiting about 60 ms after it.
+        #expect(try #require(waited) < .milliseconds(400))
+        canceller.reset()
+        // A new session, without the old one's table.
+        #expect(try connection.query("SELECT count(*) FROM pg_tables WHERE tablename = 't'", [], "look") == [["0"]])
+    }
+
     @Test("A cancel asked for between imports cancels the next one, and only that one")
     func cancelBeforeImport() throws {
         let server = try TestServer()

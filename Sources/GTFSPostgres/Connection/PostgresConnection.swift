@@ -54,8 +54,9 @@ final class PostgresConnection {
     private var pending = false
     /// Whether the transaction was given up (``abandonTransaction()``) and is still to be rolled back.
     private var abandoned = false
-    /// Whether a cancel interrupted a `COPY` while libpq still held data for it: the session cannot go on,
-    /// and the next statement starts a new one (``ready()``).
+    /// Whether a cancel interrupted a `COPY` while libpq still held data for it, or a statement whose server
+    /// process did not answer the cancel in time: the session cannot go on, and the next statement starts a
+    /// new one (``ready()``).
     private var interrupted = false
 
     /// Gives up the transaction in progress without waiting for the server: the next statement on this
@@ -100,7 +101,7 @@ final class PostgresConnection {
     /// The result of what was sent, as `PQexec` gives it (the last result, or the first error; a COPY's
     /// start), read as the server answers. When a cancel was asked for, the error it causes returns at once,
     /// without waiting for the server to be ready again; the rest is read before the next statement.
-    /// - Returns: `nil` when the connection broke.
+    /// - Returns: `nil` when the connection broke, or when the session was given up after a cancel.
     private func collect(_ raw: OpaquePointer) -> OpaquePointer? {
         var kept: OpaquePointer?
         while let result = nextResult(raw) {
@@ -119,21 +120,36 @@ final class PostgresConnection {
                 kept = result
             }
         }
+        if interrupted {
+            PQclear(kept)
+            return nil
+        }
         return kept
     }
 
     /// The next result of what was sent, waiting for the server's answer on the socket; `nil` after the last.
-    /// When a cancel was asked for and the server has not answered 50 ms later, the cancel is sent again,
-    /// once: the first may have reached the server between two statements, where it does nothing.
+    ///
+    /// A cancel asked for is seen within 20 ms and sent again, once: the first may have reached the server
+    /// between two statements, where it does nothing. When the server has still not answered 40 ms later
+    /// (a parallel index build can take over 100 ms to stop), the session is given up (``interrupted``) and
+    /// `nil` returned: the statement's transaction never commits, and the server rolls it back when it
+    /// finds the session closed.
     private func nextResult(_ raw: OpaquePointer) -> OpaquePointer? {
-        var cancelSent = false
+        var cancelSeen: ContinuousClock.Instant?
         while PQisBusy(raw) == 1 {
             var descriptor = pollfd(fd: PQsocket(raw), events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, 50)
+            let ready = poll(&descriptor, 1, 20)
             if ready < 0 && errno != EINTR { break }
-            if ready == 0 && !cancelSent && canceller.isRequested {
-                canceller.cancel()
-                cancelSent = true
+            if ready == 0 && canceller.isRequested {
+                if let seen = cancelSeen {
+                    if ContinuousClock.now - seen >= .milliseconds(40) {
+                        interrupted = true
+                        return nil
+                    }
+                } else {
+                    canceller.cancel()
+                    cancelSeen = .now
+                }
             }
             if PQconsumeInput(raw) == 0 { break }
         }
@@ -157,7 +173,7 @@ final class PostgresConnection {
         } else {
             sent = PQsendQuery(connection, sql)
         }
-        guard sent == 1, let result = collect(connection) else { throw failure(operation, nil) }
+        guard sent == 1, let result = collect(connection) else { throw interrupted ? cancelled(operation) : failure(operation, nil) }
         return result
     }
 
@@ -291,7 +307,7 @@ final class PostgresConnection {
         } while ended == 0
         if ended < 0 { problem = failure(operation, nil) }
         PQsetnonblocking(raw, 0)
-        guard let result = collect(raw) else { throw problem ?? failure(operation, nil) }
+        guard let result = collect(raw) else { throw interrupted ? cancelled(operation) : problem ?? failure(operation, nil) }
         defer { PQclear(result) }
         if let problem { throw problem }
         guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw failure(operation, result) }
