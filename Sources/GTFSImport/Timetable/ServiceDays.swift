@@ -20,17 +20,11 @@ package enum ServiceDays {
                 SELECT service_id, monday, tuesday, wednesday, thursday, friday, saturday, sunday, start_date, end_date
                 FROM calendar WHERE feed = ?
                 """, arguments: [feed])
-        // calendar_dates is read twice through a cursor, never held: a Germany-scale feed's 230 k exceptions
-        // took 45 MB as an array of rows.
-        func exceptions() throws -> RowCursor {
-            try Row.fetchCursor(db, sql: "SELECT service_id, date, exception_type FROM calendar_dates WHERE feed = ?", arguments: [feed])
-        }
-        func day(_ row: Row, _ column: Int) -> Int? { (row[column] as Int?).flatMap { GTFSDate(integerValue: $0)?.daysSince1970 } }
-        var firstException: Int?
-        let exceptionRows = try exceptions()
-        while let row = try exceptionRows.next() {
-            if let day = day(row, 1) { firstException = min(firstException ?? day, day) }
-        }
+        func day(_ value: Int?) -> Int? { value.flatMap { GTFSDate(integerValue: $0)?.daysSince1970 } }
+        func day(_ row: Row, _ column: Int) -> Int? { day(row[column] as Int?) }
+        // calendar_dates is large in a large feed: its first date comes from SQL, and its rows are applied
+        // through a cursor below, never held.
+        let firstException = day(try Int.fetchOne(db, sql: "SELECT min(date) FROM calendar_dates WHERE feed = ?", arguments: [feed]))
         guard let first = (calendars.compactMap { day($0, 8) } + [firstException].compactMap { $0 }).min() else { return [] }
         let last = first + longestSpan - 1
 
@@ -55,8 +49,9 @@ package enum ServiceDays {
                 set(service, day, true)
             }
         }
-        let exceptionRowsAgain = try exceptions()
-        while let row = try exceptionRowsAgain.next() {
+        let exceptions = try Row.fetchCursor(
+            db, sql: "SELECT service_id, date, exception_type FROM calendar_dates WHERE feed = ?", arguments: [feed])
+        while let row = try exceptions.next() {
             guard let service = row[0] as String?, let date = day(row, 1) else { continue }
             switch row[2] as Int? {
             case 1: set(service, date, true)
