@@ -131,7 +131,7 @@ final class PostgresConnection {
     ///
     /// A cancel asked for is seen within 20 ms and sent again, once: the first may have reached the server
     /// between two statements, where it does nothing. When the server has still not answered 40 ms later
-    /// (a parallel index build can take over 100 ms to stop), the session is given up (``interrupted``) and
+    /// (a parallel index build can be slow to stop), the session is given up (``interrupted``) and
     /// `nil` returned: the statement's transaction never commits, and the server rolls it back when it
     /// finds the session closed.
     private func nextResult(_ raw: OpaquePointer) -> OpaquePointer? {

@@ -62,26 +62,19 @@ enum PostgresGroups {
     /// ``record(_:schema:feed:invalid:states:connection:)`` makes it), and the key is added again.
     static func addKey(schema: String, connection: PostgresConnection) throws(PostgresError) {
         let table = "\(schema).feed_groups"
-        let add = "ALTER TABLE \(table) ADD \(key)"
-        try connection.execute("SAVEPOINT groups_key", "key feed_groups")
-        do {
-            try connection.execute(add, "key feed_groups")
-            try connection.execute("RELEASE SAVEPOINT groups_key", "key feed_groups")
-            return
-        } catch where error.sqlState == "23505" {
-            try connection.execute("ROLLBACK TO SAVEPOINT groups_key; RELEASE SAVEPOINT groups_key", "key feed_groups")
+        _ = try PostgresKeys.add(["ALTER TABLE \(table) ADD \(key)"], name: "feed_groups", connection: connection) {
+            () throws(PostgresError) in
+            try connection.execute(
+                """
+                CREATE TEMPORARY TABLE gtfs_groups_joined ON COMMIT DROP AS
+                SELECT feed, table_name, group_key, CASE WHEN count(*) = 1 THEN min(digest_a) END AS digest_a,
+                    CASE WHEN count(*) = 1 THEN min(digest_b) END AS digest_b, sum(rows) AS rows
+                FROM \(table) GROUP BY feed, table_name, group_key;
+                TRUNCATE \(table);
+                INSERT INTO \(table) (\(columns)) SELECT \(columns) FROM pg_temp.gtfs_groups_joined;
+                DROP TABLE pg_temp.gtfs_groups_joined
+                """, "join the groups of feed_groups")
         }
-        try connection.execute(
-            """
-            CREATE TEMPORARY TABLE gtfs_groups_joined ON COMMIT DROP AS
-            SELECT feed, table_name, group_key, CASE WHEN count(*) = 1 THEN min(digest_a) END AS digest_a,
-                CASE WHEN count(*) = 1 THEN min(digest_b) END AS digest_b, sum(rows) AS rows
-            FROM \(table) GROUP BY feed, table_name, group_key;
-            TRUNCATE \(table);
-            INSERT INTO \(table) (\(columns)) SELECT \(columns) FROM pg_temp.gtfs_groups_joined;
-            DROP TABLE pg_temp.gtfs_groups_joined;
-            \(add)
-            """, "key feed_groups")
     }
 
     /// Replaces the feed's `feed_groups` rows of `table` with the new digests: a group whose rows were not

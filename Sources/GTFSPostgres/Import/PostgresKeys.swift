@@ -18,18 +18,29 @@ enum PostgresKeys {
     static func add(
         _ statements: [String], of table: PostgresTable, in relation: String, fileName: String, connection: PostgresConnection
     ) throws(PostgresError) -> (errors: [GTFSError], groups: Set<String>) {
-        guard !statements.isEmpty else { return ([], []) }
-        try connection.execute("SAVEPOINT key", "key \(table.name)")
+        try add(statements, name: table.name, connection: connection) { () throws(PostgresError) in
+            try removeRepeatedKeys(of: table, in: relation, fileName: fileName, connection: connection)
+        } ?? ([], [])
+    }
+
+    /// Runs `statements`, which add a key, inside a savepoint: when they fail on a repeated key (23505),
+    /// undoes them, runs `repair`, and runs them again. A repeated key costs only the loads that have one.
+    /// - Returns: what `repair` gave, or `nil` when the key went in at once.
+    static func add<Repaired>(
+        _ statements: [String], name: String, connection: PostgresConnection, repair: () throws(PostgresError) -> Repaired
+    ) throws(PostgresError) -> Repaired? {
+        guard !statements.isEmpty else { return nil }
+        try connection.execute("SAVEPOINT key", "key \(name)")
         do {
-            for statement in statements { try connection.execute(statement, "key \(table.name)") }
-            try connection.execute("RELEASE SAVEPOINT key", "key \(table.name)")
-            return ([], [])
+            for statement in statements { try connection.execute(statement, "key \(name)") }
+            try connection.execute("RELEASE SAVEPOINT key", "key \(name)")
+            return nil
         } catch where error.sqlState == "23505" {
-            try connection.execute("ROLLBACK TO SAVEPOINT key; RELEASE SAVEPOINT key", "key \(table.name)")
+            try connection.execute("ROLLBACK TO SAVEPOINT key; RELEASE SAVEPOINT key", "key \(name)")
         }
-        let rejected = try removeRepeatedKeys(of: table, in: relation, fileName: fileName, connection: connection)
-        for statement in statements { try connection.execute(statement, "key \(table.name)") }
-        return rejected
+        let repaired = try repair()
+        for statement in statements { try connection.execute(statement, "key \(name)") }
+        return repaired
     }
 
     /// Deletes the rows of `relation` whose key (with `feed`) an earlier row holds. `relation` must have
