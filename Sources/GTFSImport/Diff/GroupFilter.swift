@@ -10,8 +10,13 @@ import GTFS
 /// together) is staged whole: when its first part was skipped, the stored rows (equal to that part) are
 /// copied into staging first. Groups the store holds and the file lacks are marked deleted at the end.
 ///
-/// The decisions go into a scratch table, one row per group with `state` 0 (same), 1 (staged) or 2
-/// (deleted), which then restricts the merge walk and updates `feed_groups`.
+/// A changed group seen for the first time is compared in memory at once (``GroupComparer``): only its
+/// rows that differ are staged, and its keys go straight to the diff's keys. When such a group comes back
+/// later in the file, that comparison is undone: its unchanged stored rows join its staged rows, its keys
+/// are forgotten, and the group is staged whole like any other that comes back.
+///
+/// The decisions go into a scratch table, one row per group with `state` 0 (same), 1 (staged), 2
+/// (deleted) or 3 (compared in memory), which then restricts the merge walk and updates `feed_groups`.
 struct GroupFilter {
     let feed: Int64
     let table: String
@@ -26,16 +31,28 @@ struct GroupFilter {
     private let markRepeat: RawStatement
     private let copyStored: RawStatement
     private let invalidateGroup: RawStatement
+    private let comparer: GroupComparer?
+    /// Marks a group that the comparer left to staging.
+    private let markStaged: RawStatement
+    /// Copies the unchanged stored rows of a compared group that came back into staging.
+    private let copyUnchanged: RawStatement?
+    /// Forgets the keys a compared group that came back had recorded.
+    private let forgetKeys: RawStatement?
+    /// The rows of groups compared in memory that were found unchanged.
+    private(set) var comparedSameRows = 0
 
     /// States in the scratch table.
-    static let same = 0, staged = 1, deleted = 2
+    static let same = 0, staged = 1, deleted = 2, compared = 3
 
     /// Creates the scratch table of decisions.
     /// - Parameters:
     ///   - stagingTable: the qualified staging copy of the table.
     ///   - columns: the table's columns without `feed`.
+    ///   - diffKeys: the qualified table of the diff's keys, when changed groups are compared in memory.
     /// - Throws: `DatabaseError`.
-    init(_ db: Database, file: GTFSFile, feed: Int64, column: String, stagingTable: String, columns: [String]) throws {
+    init(
+        _ db: Database, file: GTFSFile, feed: Int64, column: String, stagingTable: String, columns: [String], diffKeys: String?
+    ) throws {
         self.feed = feed
         self.column = column
         table = GTFSSchema.tableName(for: file)
@@ -57,6 +74,24 @@ struct GroupFilter {
             db, sql: "INSERT INTO \(stagingTable) (feed, \(list)) SELECT feed, \(list) FROM main.\(table) WHERE feed = ? AND \(column) = ?")
         copyStored.bind(1, feed)
         invalidateGroup = try RawStatement(db, sql: "UPDATE \(groups) SET digest_a = NULL, digest_b = NULL WHERE group_key = ?")
+        markStaged = try RawStatement(db, sql: "UPDATE \(groups) SET state = \(Self.staged) WHERE group_key = ?")
+        if let diffKeys {
+            comparer = try GroupComparer(db, file: file, feed: feed, groupColumn: column, diffKeys: diffKeys)
+            let key = StoreTable(file).keyColumns
+            let sameKey = key.enumerated().map { "d.k\($0) = m.\($1)" }.joined(separator: " AND ")
+            copyUnchanged = try RawStatement(
+                db,
+                sql: """
+                    INSERT INTO \(stagingTable) (feed, \(list)) SELECT feed, \(list) FROM main.\(table) AS m
+                    WHERE feed = \(feed) AND \(column) = ?1
+                    AND NOT EXISTS (SELECT 1 FROM \(diffKeys) AS d WHERE \(sameKey) AND d.kind <> \(TableDiff.Write.insert.rawValue))
+                    """, cached: false)
+            forgetKeys = try RawStatement(db, sql: "DELETE FROM \(diffKeys) WHERE k0 = ?1", cached: false)
+        } else {
+            comparer = nil
+            copyUnchanged = nil
+            forgetKeys = nil
+        }
     }
 
     /// Decides the groups a batch completes.
@@ -73,7 +108,7 @@ struct GroupFilter {
         try decide(joiner.finish().map { [$0] } ?? [])
     }
 
-    private func decide(_ completed: [PendingGroup]) throws -> (stage: [PendingGroup], skippedRows: Int) {
+    private mutating func decide(_ completed: [PendingGroup]) throws -> (stage: [PendingGroup], skippedRows: Int) {
         var stage: [PendingGroup] = []
         var skipped = 0
         for group in completed {
@@ -88,11 +123,12 @@ struct GroupFilter {
                 same = a == group.digest.storedA && b == group.digest.storedB && lookupStored.int64(2) == Int64(group.digest.rows)
             }
             lookupStored.reset()
+            let compares = !same && comparer != nil && !group.refused
             claim.bind(1, key)
             claim.bind(2, group.digest.storedA)
             claim.bind(3, group.digest.storedB)
             claim.bind(4, Int64(group.digest.rows))
-            claim.bind(5, Int64(same ? Self.same : Self.staged))
+            claim.bind(5, Int64(same ? Self.same : compares ? Self.compared : Self.staged))
             if try claim.execute() == 0 {
                 // Seen before: its rows were not together in the file. Stage all of them, digest unknown;
                 // when its first part was skipped, the stored rows (equal to that part) go to staging first.
@@ -102,6 +138,11 @@ struct GroupFilter {
                 if seen == Int64(Self.same) {
                     copyStored.bind(2, key)
                     try copyStored.execute()
+                } else if seen == Int64(Self.compared), let copyUnchanged, let forgetKeys {
+                    copyUnchanged.bind(1, key)
+                    comparedSameRows -= try copyUnchanged.execute()
+                    forgetKeys.bind(1, key)
+                    try forgetKeys.execute()
                 }
                 markRepeat.bind(1, Int64(group.digest.rows))
                 markRepeat.bind(2, key)
@@ -111,7 +152,17 @@ struct GroupFilter {
             }
             if same {
                 skipped += group.digest.rows
+            } else if compares, let comparer, let outcome = try comparer.compare(group, key: key) {
+                skipped += outcome.same
+                comparedSameRows += outcome.same
+                if !outcome.stage.isEmpty {
+                    stage.append(PendingGroup(key: key, digest: group.digest, refused: false, segments: outcome.stage))
+                }
             } else {
+                if compares {
+                    markStaged.bind(1, key)
+                    try markStaged.execute()
+                }
                 stage.append(group)
             }
         }
@@ -144,10 +195,10 @@ struct GroupFilter {
 
     /// The condition that restricts the merge walk's read of the store to the staged and deleted groups.
     var storedRowsCondition: String {
-        "\(column) IN (SELECT group_key FROM \(groups) WHERE state <> \(Self.same))"
+        "\(column) IN (SELECT group_key FROM \(groups) WHERE state IN (\(Self.staged), \(Self.deleted)))"
     }
 
-    /// Writes the new version's groups to `feed_groups`: deleted groups go, staged groups get their new
+    /// Writes the new version's groups to `feed_groups`: deleted groups go, staged and compared groups get their new
     /// digest (NULL when they were not together or a row was refused); unchanged groups stay as they were.
     /// - Throws: `DatabaseError`.
     func updateStoredGroups(_ db: Database) throws {
@@ -157,7 +208,7 @@ struct GroupFilter {
         try db.execute(
             sql: """
                 INSERT OR REPLACE INTO main.feed_groups (feed, table_name, group_key, digest_a, digest_b, rows)
-                SELECT ?, ?, group_key, digest_a, digest_b, rows FROM \(groups) WHERE state = \(Self.staged)
+                SELECT ?, ?, group_key, digest_a, digest_b, rows FROM \(groups) WHERE state IN (\(Self.staged), \(Self.compared))
                 """, arguments: [feed, table])
     }
 }

@@ -78,7 +78,13 @@ struct MergeWalk {
     /// Reads each column once (`sqlite3_column_value`) and then its value: every `sqlite3_column_*` call
     /// takes the connection's mutex, and the walk compares millions of columns.
     static func sameValue(_ a: RawStatement, _ b: RawStatement, _ column: Int32) -> Bool {
-        let x = sqlite3_column_value(a.raw, column), y = sqlite3_column_value(b.raw, column)
+        sameValue(a, column, b, column)
+    }
+
+    /// Whether column `columnA` of `a`'s current row and column `columnB` of `b`'s hold the same value, of
+    /// the same type.
+    static func sameValue(_ a: RawStatement, _ columnA: Int32, _ b: RawStatement, _ columnB: Int32) -> Bool {
+        let x = sqlite3_column_value(a.raw, columnA), y = sqlite3_column_value(b.raw, columnB)
         let type = sqlite3_value_type(x)
         guard type == sqlite3_value_type(y) else { return false }
         switch type {

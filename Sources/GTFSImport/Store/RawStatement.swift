@@ -130,5 +130,5 @@ struct RawStatement {
     }
 
     /// SQLite's `SQLITE_TRANSIENT` destructor: copy the bound bytes.
-    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 }
