@@ -33,18 +33,18 @@ struct ChangeRecorder {
 
     /// Reports a row a diff changes: `row` holds the table's `columns` in order from column `rowOffset` on
     /// (its key columns at `keyPositions`, counted from the statement's first column); for an update, `old`
-    /// holds the stored row from its first column on.
+    /// holds the stored row from column `oldOffset` on.
     func report(
         _ kind: RowChange.Kind, of file: GTFSFile, columns: [String], keyPositions: [Int32], row: RawStatement, rowOffset: Int32 = 0,
-        old: RawStatement? = nil
+        old: RawStatement? = nil, oldOffset: Int32 = 0
     ) {
         let key = keyPositions.map { RowChange.Field(column: columns[Int($0 - rowOffset)], value: row.value($0)) }
         var updates: [RowChange.Update] = []
         if let old {
             for (index, column) in columns.enumerated() {
                 let position = Int32(index)
-                guard !MergeWalk.sameValue(old, position, row, rowOffset + position) else { continue }
-                updates.append(RowChange.Update(column: column, old: old.value(position), new: row.value(rowOffset + position)))
+                guard !MergeWalk.sameValue(old, oldOffset + position, row, rowOffset + position) else { continue }
+                updates.append(RowChange.Update(column: column, old: old.value(oldOffset + position), new: row.value(rowOffset + position)))
             }
         }
         handler(RowChange(kind: kind, file: file, feed: feedName, key: key, updates: updates))

@@ -1,66 +1,107 @@
 import GRDB
+import GRDBSQLite
 import GTFS
 
 /// Compares one changed group of a grouped table (a trip's stop times) with the stored rows of that group
-/// in memory, while the file is still being parsed, and records the differences for ``TableDiff``'s write.
+/// in memory, while the file is still being parsed, and writes the differences at once.
 ///
 /// A 1 % change of stop_times changes a fifth of the trips, and a changed trip's other rows are equal to
-/// the stored ones: staging every row of those trips and walking them in SQLite cost more than the rest of
-/// the import. Here the group's new records are put in key order in memory (``RowImages``) and merged with
-/// the stored rows of the group, read through the key; only the rows that differ are staged (their new
-/// values) and their keys recorded with what happens to them.
+/// the stored ones: staging every row of those trips, walking them in SQLite and writing the differences
+/// afterwards cost more than the rest of the import. Here the group's new records are put in key order in
+/// memory (``RowImages``) and merged with the stored rows of the group, read through the key; the rows
+/// that differ are written while the group's pages are still in the cache, as the parser reads on.
+///
+/// Each write leaves a line in an undo log in the scratch database (the old row of a delete or update, the
+/// key of an insert). The log is what ``finish(changes:)`` counts and reports once the table is done, and
+/// what ``revert(_:into:)`` uses when the group comes back later in the file: the group's stored rows are
+/// then put back as they were, to be compared whole by the merge walk.
 ///
 /// A group with a repeated key, or with a value SQLite would convert to another type, is left to the
 /// staging copy, which refuses and converts exactly as a full import does.
 struct GroupComparer {
-    /// The rows of a compared group that go to staging (inserted and updated rows), and its unchanged rows.
-    struct Outcome {
-        var stage: [(batch: RecordBatch, range: Range<Int>)] = []
-        var same = 0
-    }
-
+    private let file: GTFSFile
+    private let feed: Int64
+    private let columns: [String]
     private let primitives: [FieldPrimitive]
     /// The key's columns, as positions among the table's columns.
     private let keyColumns: [Int]
     /// The stored rows of one group (`?1`), every column, in key order.
     private let stored: RawStatement
-    /// Records a key and what happens to it in the diff's keys.
-    private let record: RawStatement
+    private let delete: RawStatement
+    private let update: RawStatement
+    private let insert: RawStatement
+    /// Adds a line to the undo log: the kind (a ``TableDiff/Write``), then every column.
+    private let log: RawStatement
+    /// The undo log, `gtfs_scratch.gtfs_undo_stop_times`.
+    let undo: String
+    /// Copies the rows of a group into staging.
+    private let copyGroup: RawStatement
+    /// Counts the rows of a group that its comparison inserted or updated.
+    private let countWritten: RawStatement
+    private let revertStatements: [RawStatement]
 
-    /// Prepares the comparison of `file`'s groups with the stored rows of `feed`.
-    /// - Parameter diffKeys: the qualified table of keys the diff writes (kind, then one column per key field).
+    /// Prepares the comparison of `file`'s groups with the stored rows of `feed`, and creates the undo log.
+    /// - Parameter stagingTable: where ``revert(_:)`` copies the rows a comparison left.
     /// - Throws: `DatabaseError`.
-    init(_ db: Database, file: GTFSFile, feed: Int64, groupColumn: String, diffKeys: String) throws {
+    init(_ db: Database, file: GTFSFile, feed: Int64, groupColumn: String, stagingTable: String) throws {
+        self.file = file
+        self.feed = feed
         let table = StoreTable(file)
+        let columns = table.columns, keyColumns = table.description.key
+        self.columns = columns
+        self.keyColumns = keyColumns
         primitives = table.description.fields.map(\.type.primitive)
-        keyColumns = table.description.key
+        let name = table.name
+        let list = columns.joined(separator: ", ")
+        let keyList = table.keyColumns.joined(separator: ", ")
+        undo = "\(TableDiff.scratch).gtfs_undo_\(name)"
+        try db.execute(sql: "CREATE TABLE \(undo) (kind INTEGER NOT NULL, \(list))")
+        try db.execute(sql: "CREATE INDEX \(undo)_key ON gtfs_undo_\(name) (\(keyList))")
         stored = try RawStatement(
-            db,
-            sql: """
-                SELECT \(table.columns.joined(separator: ", ")) FROM main.\(table.name)
-                WHERE feed = \(feed) AND \(groupColumn) = ?1 ORDER BY \(table.keyColumns.joined(separator: ", "))
-                """, cached: false)
-        let placeholders = Array(repeating: "?", count: keyColumns.count + 1).joined(separator: ", ")
-        record = try RawStatement(db, sql: "INSERT INTO \(diffKeys) VALUES (\(placeholders))", cached: false)
+            db, sql: "SELECT \(list) FROM main.\(name) WHERE feed = \(feed) AND \(groupColumn) = ?1 ORDER BY \(keyList)", cached: false)
+        let keyCondition = (["feed = \(feed)"] + keyColumns.enumerated().map { "\(columns[$1]) = ?\($0 + 1)" }).joined(separator: " AND ")
+        delete = try RawStatement(db, sql: "DELETE FROM main.\(name) WHERE \(keyCondition)", cached: false)
+        let setList = columns.indices.filter { !keyColumns.contains($0) }
+            .map { "\(columns[$0]) = ?\(keyColumns.count + $0 + 1)" }.joined(separator: ", ")
+        update = try RawStatement(db, sql: "UPDATE main.\(name) SET \(setList) WHERE \(keyCondition)", cached: false)
+        let placeholders = columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+        insert = try RawStatement(db, sql: "INSERT INTO main.\(name) (feed, \(list)) VALUES (\(feed), \(placeholders))", cached: false)
+        log = try RawStatement(
+            db, sql: "INSERT INTO \(undo) VALUES (?1, \(columns.indices.map { "?\($0 + 2)" }.joined(separator: ", ")))", cached: false)
+        let sameKey = table.keyColumns.map { "u.\($0) = main.\(name).\($0)" }.joined(separator: " AND ")
+        let (deleted, updated, inserted) = (TableDiff.Write.delete.rawValue, TableDiff.Write.update.rawValue, TableDiff.Write.insert.rawValue)
+        copyGroup = try RawStatement(
+            db, sql: "INSERT INTO \(stagingTable) (feed, \(list)) SELECT feed, \(list) FROM main.\(name) WHERE feed = \(feed) AND \(groupColumn) = ?1",
+            cached: false)
+        countWritten = try RawStatement(
+            db, sql: "SELECT count(*) FROM \(undo) WHERE \(groupColumn) = ?1 AND kind <> \(deleted)", cached: false)
+        revertStatements = try [
+            // The rows the comparison inserted or updated go; the deleted and updated rows come back.
+            """
+            DELETE FROM main.\(name) WHERE feed = \(feed) AND \(groupColumn) = ?1
+            AND EXISTS (SELECT 1 FROM \(undo) AS u WHERE \(sameKey) AND u.kind IN (\(updated), \(inserted)))
+            """,
+            "INSERT INTO main.\(name) (feed, \(list)) SELECT \(feed), \(list) FROM \(undo) WHERE \(groupColumn) = ?1 AND kind IN (\(deleted), \(updated))",
+            "DELETE FROM \(undo) WHERE \(groupColumn) = ?1",
+        ].map { try RawStatement(db, sql: $0, cached: false) }
     }
 
-    /// Compares `group` with the stored rows of its key and records every difference.
-    /// - Returns: what to stage, or `nil` when the group must be staged whole instead (nothing was recorded).
+    /// Compares `group` with the stored rows of its key and writes every difference.
+    /// - Returns: the group's unchanged rows, or `nil` when it must be staged whole instead (nothing was written).
     /// - Throws: `DatabaseError`.
-    func compare(_ group: PendingGroup, key: String) throws -> Outcome? {
+    func compare(_ group: PendingGroup, key: String) throws -> Int? {
         let box = ImageBox(RowImages(primitives: primitives))
-        var origins: [(segment: Int, index: Int)] = []
-        for (position, segment) in group.segments.enumerated() {
+        for segment in group.segments {
             guard segment.batch.accept(ImageAdder(box: box, range: segment.range)) else { return nil }
-            origins += segment.range.map { (position, $0) }
         }
         let images = box.images
-        let order = try sortedByKey(images)
-        guard let order else { return nil }
+        guard let order = sortedByKey(images) else { return nil }
 
-        var outcome = Outcome()
+        // The writes wait until the read of the group ends: a statement does not read rows changed under it.
+        var writes: [(kind: TableDiff.Write, row: Int)] = []
+        var deletedKeys = RowImages(primitives: keyColumns.map { primitives[$0] })
+        var same = 0
         stored.bind(1, key)
-        defer { stored.reset() }
         var hasStored = try stored.step()
         var next = 0
         while hasStored || next < order.count {
@@ -68,31 +109,110 @@ struct GroupComparer {
             // Negative: the stored row's key comes first.
             let position = !hasStored ? 1 : row < 0 ? -1 : -compareKey(images, row)
             if position < 0 {
-                try recordStored(.delete)
+                try logStored(.delete)
+                writes.append((.delete, deletedKeys.count))
+                deletedKeys.addValues(of: stored, columns: keyColumns)
                 hasStored = try stored.step()
-                continue
-            }
-            if position > 0 {
-                try recordNew(.insert, images, row)
-            } else if sameRow(images, row) {
-                outcome.same += 1
+            } else if position > 0 {
+                try logNew(images, row)
+                writes.append((.insert, row))
+                next += 1
+            } else {
+                if sameRow(images, row) {
+                    same += 1
+                } else {
+                    try logStored(.update)
+                    writes.append((.update, row))
+                }
                 hasStored = try stored.step()
                 next += 1
-                continue
-            } else {
-                try recordNew(.update, images, row)
-                hasStored = try stored.step()
             }
-            let origin = origins[row]
-            let batch = group.segments[origin.segment].batch
-            outcome.stage.append((batch, origin.index ..< origin.index + 1))
-            next += 1
         }
-        return outcome
+        stored.reset()
+        for write in writes {
+            switch write.kind {
+            case .delete:
+                for index in keyColumns.indices {
+                    deletedKeys.bind(write.row, index, to: delete, at: Int32(index + 1))
+                }
+                _ = try delete.execute()
+            case .update:
+                for (index, column) in keyColumns.enumerated() {
+                    images.bind(write.row, column, to: update, at: Int32(index + 1))
+                }
+                for column in columns.indices where !keyColumns.contains(column) {
+                    images.bind(write.row, column, to: update, at: Int32(keyColumns.count + column + 1))
+                }
+                _ = try update.execute()
+            case .insert:
+                for column in columns.indices {
+                    images.bind(write.row, column, to: insert, at: Int32(column + 1))
+                }
+                _ = try insert.execute()
+            }
+        }
+        return same
+    }
+
+    /// Puts the stored rows of a compared group back as they were, after copying the rows the comparison
+    /// left (the group's first part in the file) into the staging copy.
+    /// - Returns: the rows of the group the comparison had found unchanged.
+    /// - Throws: `DatabaseError`.
+    func revert(_ key: String) throws -> Int {
+        copyGroup.bind(1, key)
+        let copied = try copyGroup.execute()
+        countWritten.bind(1, key)
+        let written = try countWritten.step() ? countWritten.integer(0) : 0
+        countWritten.reset()
+        for statement in revertStatements {
+            statement.bind(1, key)
+            try statement.execute()
+        }
+        return copied - Int(written)
+    }
+
+    /// Counts the changes the comparisons wrote and reports them to `changes`, in key order.
+    /// - Throws: `DatabaseError`.
+    func finish(_ db: Database, changes: ChangeRecorder?, counts: inout TableChanges) throws {
+        for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) FROM \(undo) GROUP BY kind") {
+            let count: Int = row[1]
+            switch TableDiff.Write(rawValue: row[0]) {
+            case .delete: counts.deleted += count
+            case .update: counts.updated += count
+            case .insert: counts.inserted += count
+            case nil: break
+            }
+        }
+        guard let changes else { return }
+        let key = StoreTable(file).keyColumns
+        let sameKey = key.map { "m.\($0) = u.\($0)" }.joined(separator: " AND ")
+        let rows = try RawStatement(
+            db,
+            sql: """
+                SELECT u.kind, \(columns.map { "u.\($0)" }.joined(separator: ", ")), \(columns.map { "m.\($0)" }.joined(separator: ", "))
+                FROM \(undo) AS u LEFT JOIN main.\(file.rawValue) AS m ON m.feed = \(feed) AND \(sameKey)
+                ORDER BY \(key.map { "u.\($0)" }.joined(separator: ", "))
+                """, cached: false)
+        defer { rows.reset() }
+        let old = Int32(1), new = Int32(1 + columns.count)
+        while try rows.step() {
+            switch rows.int64(0).flatMap(TableDiff.Write.init(rawValue:)) {
+            case .delete:
+                changes.report(.delete, of: file, columns: columns, keyPositions: keyColumns.map { old + Int32($0) }, row: rows, rowOffset: old)
+            case .update:
+                changes.report(
+                    .update, of: file, columns: columns, keyPositions: keyColumns.map { new + Int32($0) }, row: rows, rowOffset: new,
+                    old: rows, oldOffset: old)
+            case .insert:
+                changes.report(.insert, of: file, columns: columns, keyPositions: keyColumns.map { new + Int32($0) }, row: rows, rowOffset: new)
+            case nil:
+                continue
+            }
+        }
     }
 
     /// The rows in key order, or `nil` when two share a key.
-    private func sortedByKey(_ images: RowImages) throws -> [Int]? {
+    private func sortedByKey(_ images: RowImages) -> [Int]? {
         let keyColumns = self.keyColumns
         let order = (0 ..< images.count).sorted { a, b in
             for column in keyColumns {
@@ -121,22 +241,25 @@ struct GroupComparer {
         return true
     }
 
-    private func recordStored(_ write: TableDiff.Write) throws {
-        record.reset()
-        record.bind(1, write.rawValue)
-        for (index, column) in keyColumns.enumerated() {
-            record.bind(Int32(index + 2), valueOf: Int32(column), in: stored)
+    /// Logs the current stored row, about to be deleted or updated.
+    private func logStored(_ write: TableDiff.Write) throws {
+        log.reset()
+        log.bind(1, write.rawValue)
+        for column in columns.indices {
+            log.bind(Int32(column + 2), valueOf: Int32(column), in: stored)
         }
-        _ = try record.execute()
+        _ = try log.execute()
     }
 
-    private func recordNew(_ write: TableDiff.Write, _ images: RowImages, _ row: Int) throws {
-        record.reset()
-        record.bind(1, write.rawValue)
-        for (index, column) in keyColumns.enumerated() {
-            images.bind(row, column, to: record, at: Int32(index + 2))
+    /// Logs the key of a row about to be inserted.
+    private func logNew(_ images: RowImages, _ row: Int) throws {
+        log.reset()
+        sqlite3_clear_bindings(log.raw)
+        log.bind(1, TableDiff.Write.insert.rawValue)
+        for column in keyColumns {
+            images.bind(row, column, to: log, at: Int32(column + 2))
         }
-        _ = try record.execute()
+        _ = try log.execute()
     }
 
     /// Holds the images while a visitor adds to them, so that they are not copied.

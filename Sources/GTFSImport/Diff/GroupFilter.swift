@@ -10,10 +10,10 @@ import GTFS
 /// together) is staged whole: when its first part was skipped, the stored rows (equal to that part) are
 /// copied into staging first. Groups the store holds and the file lacks are marked deleted at the end.
 ///
-/// A changed group seen for the first time is compared in memory at once (``GroupComparer``): only its
-/// rows that differ are staged, and its keys go straight to the diff's keys. When such a group comes back
-/// later in the file, that comparison is undone: its unchanged stored rows join its staged rows, its keys
-/// are forgotten, and the group is staged whole like any other that comes back.
+/// A changed group seen for the first time is compared in memory at once, and its differences written
+/// (``GroupComparer``): none of its rows is staged. When such a group comes back later in the file, that
+/// comparison is undone (the rows it left are staged, the stored rows put back), and the group is staged
+/// whole like any other that comes back.
 ///
 /// The decisions go into a scratch table, one row per group with `state` 0 (same), 1 (staged), 2
 /// (deleted) or 3 (compared in memory), which then restricts the merge walk and updates `feed_groups`.
@@ -31,13 +31,10 @@ struct GroupFilter {
     private let markRepeat: RawStatement
     private let copyStored: RawStatement
     private let invalidateGroup: RawStatement
-    private let comparer: GroupComparer?
+    /// Compares changed groups in memory; `nil` when every changed group is staged.
+    let comparer: GroupComparer?
     /// Marks a group that the comparer left to staging.
     private let markStaged: RawStatement
-    /// Copies the unchanged stored rows of a compared group that came back into staging.
-    private let copyUnchanged: RawStatement?
-    /// Forgets the keys a compared group that came back had recorded.
-    private let forgetKeys: RawStatement?
     /// The rows of groups compared in memory that were found unchanged.
     private(set) var comparedSameRows = 0
 
@@ -48,10 +45,10 @@ struct GroupFilter {
     /// - Parameters:
     ///   - stagingTable: the qualified staging copy of the table.
     ///   - columns: the table's columns without `feed`.
-    ///   - diffKeys: the qualified table of the diff's keys, when changed groups are compared in memory.
+    ///   - comparesInMemory: whether changed groups are compared in memory (``GroupComparer``).
     /// - Throws: `DatabaseError`.
     init(
-        _ db: Database, file: GTFSFile, feed: Int64, column: String, stagingTable: String, columns: [String], diffKeys: String?
+        _ db: Database, file: GTFSFile, feed: Int64, column: String, stagingTable: String, columns: [String], comparesInMemory: Bool
     ) throws {
         self.feed = feed
         self.column = column
@@ -75,23 +72,7 @@ struct GroupFilter {
         copyStored.bind(1, feed)
         invalidateGroup = try RawStatement(db, sql: "UPDATE \(groups) SET digest_a = NULL, digest_b = NULL WHERE group_key = ?")
         markStaged = try RawStatement(db, sql: "UPDATE \(groups) SET state = \(Self.staged) WHERE group_key = ?")
-        if let diffKeys {
-            comparer = try GroupComparer(db, file: file, feed: feed, groupColumn: column, diffKeys: diffKeys)
-            let key = StoreTable(file).keyColumns
-            let sameKey = key.enumerated().map { "d.k\($0) = m.\($1)" }.joined(separator: " AND ")
-            copyUnchanged = try RawStatement(
-                db,
-                sql: """
-                    INSERT INTO \(stagingTable) (feed, \(list)) SELECT feed, \(list) FROM main.\(table) AS m
-                    WHERE feed = \(feed) AND \(column) = ?1
-                    AND NOT EXISTS (SELECT 1 FROM \(diffKeys) AS d WHERE \(sameKey) AND d.kind <> \(TableDiff.Write.insert.rawValue))
-                    """, cached: false)
-            forgetKeys = try RawStatement(db, sql: "DELETE FROM \(diffKeys) WHERE k0 = ?1", cached: false)
-        } else {
-            comparer = nil
-            copyUnchanged = nil
-            forgetKeys = nil
-        }
+        comparer = comparesInMemory ? try GroupComparer(db, file: file, feed: feed, groupColumn: column, stagingTable: stagingTable) : nil
     }
 
     /// Decides the groups a batch completes.
@@ -138,11 +119,8 @@ struct GroupFilter {
                 if seen == Int64(Self.same) {
                     copyStored.bind(2, key)
                     try copyStored.execute()
-                } else if seen == Int64(Self.compared), let copyUnchanged, let forgetKeys {
-                    copyUnchanged.bind(1, key)
-                    comparedSameRows -= try copyUnchanged.execute()
-                    forgetKeys.bind(1, key)
-                    try forgetKeys.execute()
+                } else if seen == Int64(Self.compared), let comparer {
+                    comparedSameRows -= try comparer.revert(key)
                 }
                 markRepeat.bind(1, Int64(group.digest.rows))
                 markRepeat.bind(2, key)
@@ -152,12 +130,9 @@ struct GroupFilter {
             }
             if same {
                 skipped += group.digest.rows
-            } else if compares, let comparer, let outcome = try comparer.compare(group, key: key) {
-                skipped += outcome.same
-                comparedSameRows += outcome.same
-                if !outcome.stage.isEmpty {
-                    stage.append(PendingGroup(key: key, digest: group.digest, refused: false, segments: outcome.stage))
-                }
+            } else if compares, let comparer, let same = try comparer.compare(group, key: key) {
+                skipped += group.digest.rows
+                comparedSameRows += same
             } else {
                 if compares {
                     markStaged.bind(1, key)

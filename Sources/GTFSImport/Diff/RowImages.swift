@@ -51,6 +51,23 @@ struct RowImages {
         return true
     }
 
+    /// Adds a row of the values in `columns` of `statement`'s current row, as they are.
+    mutating func addValues(of statement: RawStatement, columns: [Int]) {
+        for column in columns {
+            let value = sqlite3_column_value(statement.raw, Int32(column))
+            switch sqlite3_value_type(value) {
+            case SQLITE_INTEGER: values.append(.integer(sqlite3_value_int64(value)))
+            case SQLITE_FLOAT: values.append(.real(sqlite3_value_double(value)))
+            case SQLITE_TEXT:
+                let start = text.count
+                let count = Int(sqlite3_value_bytes(value))
+                if count > 0, let bytes = sqlite3_value_text(value) { text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count)) }
+                values.append(.text(start: start, count: count))
+            default: values.append(.null)
+            }
+        }
+    }
+
     /// Value `column` of row `row`.
     @inline(__always)
     func value(_ row: Int, _ column: Int) -> Value { values[row &* primitives.count &+ column] }

@@ -57,7 +57,7 @@ struct TableDiff {
         if comparesGroups, let column = GroupedTables.column(for: file) {
             filter = try GroupFilter(
                 db, file: file, feed: feed, column: column, stagingTable: "\(Self.scratch).\(stage)", columns: columns,
-                diffKeys: Self.diffKeys)
+                comparesInMemory: true)
         }
     }
 
@@ -171,6 +171,7 @@ struct TableDiff {
         } else {
             try write(db, keyList: keyList, keyNames: keyNames, selected: selected, changeKey: changeKey, changes: changes, counts: &counts)
         }
+        try filter?.comparer?.finish(db, changes: changes, counts: &counts)
         try filter?.updateStoredGroups(db)
         // The staged rows stay until the scratch database is detached: dropping them here would walk every page.
         try db.execute(sql: "DROP TABLE \(Self.diffKeys)")
