@@ -23,7 +23,7 @@ struct SchemaTests {
             #expect(try Int.fetchOne(db, sql: "PRAGMA page_size") == 8192)
             #expect(try Int32.fetchOne(db, sql: "PRAGMA application_id") == GTFSSchema.applicationID)
             #expect(try Int.fetchOne(db, sql: "SELECT value FROM gtfs_meta WHERE key = 'schema_version'") == GTFSSchema.version)
-            #expect(try GTFSSchema.migrator.appliedIdentifiers(db) == ["v1", "v2", "v3", "v4", "v5"])
+            #expect(try GTFSSchema.migrator.appliedIdentifiers(db) == ["v1", "v2", "v3", "v4", "v5", "v6"])
             #expect(tables.isSuperset(of: ["service_days", "feed_days", "feed_utc_offsets", "frequency_runs", "stops_rtree", "stops_names"]))
             // A new store has no feed, so nothing to derive later.
             #expect(try String.fetchOne(db, sql: "SELECT value FROM gtfs_meta WHERE key = 'timetable_stale'") == nil)
@@ -131,7 +131,7 @@ struct SchemaTests {
             // (The name index's own FTS5 tables aside.)
             let withoutRowID = try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE sql LIKE '%WITHOUT ROWID%' AND name NOT LIKE 'stops_names_%' ORDER BY name")
-            #expect(withoutRowID == ["feed_days", "feed_groups", "feed_utc_offsets", "frequency_runs", "service_days", "shapes", "stop_times"])
+            #expect(withoutRowID == ["feed_days", "feed_groups", "feed_references", "feed_utc_offsets", "frequency_runs", "service_days", "shapes", "stop_times"])
         }
     }
 

@@ -40,6 +40,9 @@ struct GroupComparer {
     private let countWritten: RawStatement
     private let revertStatements: [RawStatement]
 
+    /// What names the undo log of a table in the scratch database: `gtfs_undo_stop_times`.
+    static let undoPrefix = "gtfs_undo_"
+
     /// Prepares the comparison of `file`'s groups with the stored rows of `feed`, and creates the undo log.
     /// - Parameter stagingTable: where ``revert(_:)`` copies the rows a comparison left.
     /// - Throws: `DatabaseError`.
@@ -54,9 +57,9 @@ struct GroupComparer {
         let name = table.name
         let list = columns.joined(separator: ", ")
         let keyList = table.keyColumns.joined(separator: ", ")
-        undo = "\(TableDiff.scratch).gtfs_undo_\(name)"
+        undo = "\(TableDiff.scratch).\(Self.undoPrefix)\(name)"
         try db.execute(sql: "CREATE TABLE \(undo) (kind INTEGER NOT NULL, \(list))")
-        try db.execute(sql: "CREATE INDEX \(undo)_key ON gtfs_undo_\(name) (\(keyList))")
+        try db.execute(sql: "CREATE INDEX \(undo)_key ON \(Self.undoPrefix)\(name) (\(keyList))")
         stored = try RawStatement(
             db, sql: "SELECT \(list) FROM main.\(name) WHERE feed = \(feed) AND \(groupColumn) = ?1 ORDER BY \(keyList)", cached: false)
         let keyCondition = (["feed = \(feed)"] + keyColumns.enumerated().map { "\(columns[$1]) = ?\($0 + 1)" }).joined(separator: " AND ")

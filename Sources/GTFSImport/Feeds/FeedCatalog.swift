@@ -207,6 +207,7 @@ package enum FeedCatalog {
         let deleted = try GTFSSchema.deleteRows(db, feed: try hasOtherFeeds(db, than: id) ? id : nil).values.reduce(0, +)
         try db.execute(sql: "DELETE FROM feed_tables WHERE feed = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM feed_groups WHERE feed = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM feed_references WHERE feed = ?", arguments: [id])
         try Timetable.remove(db, feed: id)
         try db.execute(sql: "DELETE FROM feeds WHERE feed = ?", arguments: [id])
         return deleted

@@ -36,10 +36,15 @@ extension ImportWriter {
             for check in ReferenceCheck.all where check.involves(touched) {
                 try pipeline.checkCancelled()
                 summary.integrity.checksRun += 1
-                if let finding = try check.run(db, feed: feed) { summary.integrity.findings.append(finding) }
+                let changesOnly = plan.incremental ? try check.checksChangesOnly(db, feed: feed, changed: touched) : false
+                let finding = changesOnly ? try check.runOnChanges(db, feed: feed) : try check.run(db, feed: feed)
+                if let finding { summary.integrity.findings.append(finding) }
+                try check.record(finding, db, feed: feed)
             }
             try ReferenceCheck.dropScratch(db)
             summary.integrityDuration = clock.now - checkStart
+        } else {
+            for check in ReferenceCheck.all where check.involves(touched) { try check.forget(db, feed: feed) }
         }
         try recordVersion(db, &summary)
     }
