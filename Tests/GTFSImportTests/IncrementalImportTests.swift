@@ -3,6 +3,7 @@ import GRDB
 import GTFS
 @testable import GTFSImport
 import TestSupport
+import Synchronization
 import Testing
 
 /// Re-importing a feed applies a diff; several feeds live side by side; every import is logged.
@@ -301,6 +302,46 @@ struct IncrementalImportTests {
         #expect(plan.tablesToParse == [.stops])
         let stopsBytes = try #require(entries.first { $0.table == .stops }?.byteCount)
         #expect(plan.hashedBytes == same.hashedBytes - stopsBytes)
+    }
+
+    @Test("A file whose CRC-32 equals the stored one but whose content differs is found out, applied, and its changes reported once")
+    func matchingCRCWithOtherContent() throws {
+        let folder = try TemporaryFolder()
+        let (old, new) = Self.versions()
+        func zip(_ files: [String: String], _ name: String) throws -> String {
+            var writer = ZipWriter()
+            for (file, text) in files.sorted(by: { $0.key < $1.key }) { writer.add(file, text) }
+            return try folder.write(writer.archive(), name: name)
+        }
+        let store = try GTFSStore(path: folder.file("crc.sqlite"))
+        _ = try store.importFeedSynchronously(from: try FeedSource(path: try zip(old, "v1.zip")))
+        // stops.txt changes; the store is made to hold its new CRC-32 with its old content hash, as a
+        // file whose CRC-32 collides would leave it. The import assumes it unchanged, and its hash says no.
+        var files = old
+        files["stops.txt"] = new["stops.txt"]
+        // routes.txt changes too, in its bytes only (the same rows): the first attempt parses it and
+        // finds nothing to change, which must not end the import as "nothing changed".
+        files["routes.txt"] = old["routes.txt", default: ""] + "\n"
+        // trips.txt changes as well: the first attempt must not report its changes, which the second reports.
+        files["trips.txt"] = new["trips.txt"]
+        let v2 = try FeedSource(path: try zip(files, "v2.zip"))
+        let crc = try #require(try v2.entries().first { $0.table == .stops }?.declaredCRC32)
+        try store.pool.write { db in
+            try db.execute(sql: "UPDATE feed_tables SET content_crc32 = ? WHERE table_name = 'stops'", arguments: [crc])
+        }
+        let changes = Mutex<[RowChange]>([])
+        var options = ImportOptions()
+        options.changeHandler = { change in changes.withLock { $0.append(change) } }
+        let summary = try store.importFeedSynchronously(from: v2, options: options)
+        #expect(summary.table(.stops)?.changes == TableChanges(inserted: 1, updated: 1, deleted: 1, unchanged: 28))
+        #expect(summary.table(.trips)?.changes == TableChanges(inserted: 1, deleted: 1, unchanged: 11))
+        #expect(changes.withLock { $0.count } == 5)
+        let fresh = try GTFSStore(path: folder.file("fresh.sqlite"))
+        _ = try fresh.importFeedSynchronously(from: v2)
+        #expect(try Self.contents(store, feed: "default") == Self.contents(fresh, feed: "default"))
+        // Nothing of the abandoned attempt is left: one import logged, and the next import of v2 changes nothing.
+        #expect(try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM imports") } == 2)
+        #expect(try store.importFeedSynchronously(from: v2).changedNothing)
     }
 
     @Test("A table the stored feed has no rows in is stored directly, as a full import stores it: no diff, the same rows, refusals, digests and indexes")

@@ -7,6 +7,15 @@ struct ChangeRecorder {
     /// The feed's name, as the changes carry it.
     let feedName: String
     let handler: @Sendable (RowChange) -> Void
+    /// Files the import assumed unchanged: no change goes out before they are confirmed, and none once
+    /// one of them turned out changed (the import then starts again, see ``HashConfirmation``).
+    var confirmation: HashConfirmation?
+
+    /// Hands `change` to the handler, once the import's assumptions hold.
+    private func send(_ change: RowChange) {
+        if let confirmation, !confirmation.confirmed() { return }
+        handler(change)
+    }
 
     /// The columns that name a row of `file`'s table in a change: its key, or every column without one.
     static func keyColumns(of file: GTFSFile) -> [String] {
@@ -27,7 +36,7 @@ struct ChangeRecorder {
             count &+= 1
             if count & 4095 == 0, isCancelled() { throw CancellationError() }
             let key = columns.indices.map { RowChange.Field(column: columns[$0], value: rows.value(Int32($0))) }
-            handler(RowChange(kind: kind, file: file, feed: feedName, key: key))
+            send(RowChange(kind: kind, file: file, feed: feedName, key: key))
         }
     }
 
@@ -47,6 +56,6 @@ struct ChangeRecorder {
                 updates.append(RowChange.Update(column: column, old: old.value(oldOffset + position), new: row.value(rowOffset + position)))
             }
         }
-        handler(RowChange(kind: kind, file: file, feed: feedName, key: key, updates: updates))
+        send(RowChange(kind: kind, file: file, feed: feedName, key: key, updates: updates))
     }
 }

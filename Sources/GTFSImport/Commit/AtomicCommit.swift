@@ -10,6 +10,7 @@ struct AtomicCommit: CommitPolicy {
             _ = try writer.load(db, commitEvery: nil)
             try writer.finishTables(db)
             if writer.plan.incremental && writer.state.changesByTable.values.allSatisfy(\.isEmpty) {
+                try writer.confirmAssumptions()
                 // The rows are those the store holds: write nothing, not even the import's record.
                 summary.changedNothing = true
                 wrote = false

@@ -15,6 +15,12 @@ package struct ImportPlan {
     package private(set) var unchanged: [GTFSFile: (fileName: String, hash: String)] = [:]
     /// Raw bytes of the files hashed by ``findUnchangedFiles(in:stored:options:shouldContinue:)``.
     package private(set) var hashedBytes: Int64 = 0
+    /// The hashing of the files assumed unchanged by ``assumeUnchangedFiles(in:stored:options:shouldContinue:)``,
+    /// which must confirm them before the import commits or reports a change.
+    var confirmation: HashConfirmation?
+
+    /// The end of an import whose plan assumed a file unchanged that was not.
+    struct Outdated: Error {}
 
     package init(imported: Set<GTFSFile>, existing: FeedCatalog.FeedState?, incremental: Bool, replaceAll: Bool) {
         self.imported = imported
@@ -47,17 +53,45 @@ package struct ImportPlan {
     package mutating func findUnchangedFiles(
         in source: FeedSource, stored: FeedCatalog.FeedState, options: ParseOptions, shouldContinue: () -> Bool
     ) throws {
+        _ = try scanFiles(in: source, stored: stored, options: options, hashingMatchingCRC32: true, shouldContinue: shouldContinue)
+    }
+
+    /// As ``findUnchangedFiles(in:stored:options:shouldContinue:)``, but a zip entry whose declared CRC-32
+    /// equals the stored one is marked unchanged without being hashed here: it is returned, with the
+    /// stored hash, for a ``HashConfirmation`` to hash while the import runs.
+    ///
+    /// - Throws: ``GTFSError`` when a file cannot be read, `CancellationError`.
+    mutating func assumeUnchangedFiles(
+        in source: FeedSource, stored: FeedCatalog.FeedState, options: ParseOptions, shouldContinue: () -> Bool
+    ) throws -> [(entry: FeedEntry, hash: String)] {
+        try scanFiles(in: source, stored: stored, options: options, hashingMatchingCRC32: false, shouldContinue: shouldContinue)
+    }
+
+    private mutating func scanFiles(
+        in source: FeedSource, stored: FeedCatalog.FeedState, options: ParseOptions, hashingMatchingCRC32: Bool,
+        shouldContinue: () -> Bool
+    ) throws -> [(entry: FeedEntry, hash: String)] {
+        var assumed: [(entry: FeedEntry, hash: String)] = []
         var seen = Set<GTFSFile>()
         for entry in try source.entries() {
             guard let table = entry.table, imported.contains(table), seen.insert(table).inserted, entry.isRereadable,
                 let storedHash = stored.tables[table]?.contentHash
             else { continue }
-            if let crc = entry.declaredCRC32, let storedCRC = stored.tables[table]?.contentCRC32, crc != storedCRC { continue }
+            if let crc = entry.declaredCRC32, let storedCRC = stored.tables[table]?.contentCRC32 {
+                if crc != storedCRC { continue }
+                if !hashingMatchingCRC32 {
+                    assumed.append((entry, storedHash))
+                    hashedBytes += entry.byteCount ?? 0
+                    unchanged[table] = (entry.fileName, storedHash)
+                    continue
+                }
+            }
             let hash = try entry.contentHash(
                 chunkSize: options.chunkSize, maxLineLength: options.maxLineLength, shouldContinue: shouldContinue)
             hashedBytes += entry.byteCount ?? 0
             if hash == storedHash { unchanged[table] = (entry.fileName, hash) }
         }
+        return assumed
     }
 
     /// The summary entries of the files skipped as unchanged, with the counts of the import that stored them.

@@ -116,7 +116,26 @@ final class ImportRun: Sendable {
             let hashStart = ContinuousClock.now
             observe(.hashing, "")
             reporter.offer(WriterState(start: start).progress(phase: .hashing))
-            try plan.findUnchangedFiles(in: source, stored: existing, options: options.parseOptions) { !self.isCancelled }
+            let assumed = try plan.assumeUnchangedFiles(in: source, stored: existing, options: options.parseOptions) { !self.isCancelled }
+            let hashedFirst = ContinuousClock.now - hashStart
+            if !assumed.isEmpty {
+                // The files whose zip CRC-32 matches are hashed while the others load (see HashConfirmation).
+                let confirmation = HashConfirmation(assumed, options: options.parseOptions) { [pipeline] in pipeline.isCancelled }
+                defer { confirmation.finish() }
+                plan.confirmation = confirmation
+                if !plan.isNoChange {
+                    do {
+                        var summary = try load(into: store.pool, plan, start, startDate)
+                        summary.hashDuration = hashedFirst + confirmation.duration
+                        return summary
+                    } catch is ImportPlan.Outdated where !isCancelled {}
+                } else if confirmation.confirmed() {
+                    return noChangeSummary(plan, hashDuration: ContinuousClock.now - hashStart, start: start)
+                }
+                // A file with the stored CRC-32 has other content: hash every file first, and start again.
+                plan = self.plan(imported, existing: existing, incremental: incremental)
+                try plan.findUnchangedFiles(in: source, stored: existing, options: options.parseOptions) { !self.isCancelled }
+            }
             let hashDuration = ContinuousClock.now - hashStart
             if plan.isNoChange { return noChangeSummary(plan, hashDuration: hashDuration, start: start) }
             var summary = try load(into: store.pool, plan, start, startDate)

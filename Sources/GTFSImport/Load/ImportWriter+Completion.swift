@@ -46,7 +46,17 @@ extension ImportWriter {
         } else {
             for check in ReferenceCheck.all where check.involves(touched) { try check.forget(db, feed: feed) }
         }
+        try confirmAssumptions()
         try recordVersion(db, &summary)
+    }
+
+    /// Waits until the files the plan assumed unchanged by their CRC-32 are confirmed so, before the
+    /// import commits or says it changed nothing.
+    /// - Throws: ``ImportPlan/Outdated`` when one of them changed, `CancellationError`.
+    func confirmAssumptions() throws {
+        guard let confirmation = plan.confirmation, !confirmation.confirmed() else { return }
+        try pipeline.checkCancelled()
+        throw ImportPlan.Outdated()
     }
 
     /// The feed's new version in the catalog, and the import's row in `imports`.

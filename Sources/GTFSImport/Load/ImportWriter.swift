@@ -50,7 +50,7 @@ struct ImportWriter {
         self.observe = observe
         state = WriterState(start: start, startDate: startDate)
         earlierLines = EarlierLines(source: source, options: options.parseOptions) { pipeline.isCancelled }
-        changes = options.changeHandler.map { ChangeRecorder(feedName: options.feed, handler: $0) }
+        changes = options.changeHandler.map { ChangeRecorder(feedName: options.feed, handler: $0, confirmation: plan.confirmation) }
     }
 
     /// Offers a progress report of `phase` (loading reports come from ``load(_:commitEvery:)``).
