@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GTFS
 
@@ -17,6 +18,12 @@ import GTFS
 ///
 /// The decisions go into a scratch table, one row per group with `state` 0 (same), 1 (staged), 2
 /// (deleted) or 3 (compared in memory), which then restricts the merge walk and updates `feed_groups`.
+///
+/// While the file's groups come in key order (bytewise, as SQLite orders the stored ones), the stored
+/// digests are read with one cursor in that order instead of one lookup per group, an unchanged group
+/// leaves no row in the scratch table (it cannot come back while the order holds), and a stored group the
+/// cursor passes is marked deleted at once. At the first group out of order, the unchanged groups seen so
+/// far get their rows in one statement, and every later group is looked up and recorded one by one.
 struct GroupFilter {
     let feed: Int64
     let table: String
@@ -37,6 +44,19 @@ struct GroupFilter {
     private let markStaged: RawStatement
     /// The rows of groups compared in memory that were found unchanged.
     private(set) var comparedSameRows = 0
+    /// The stored groups of the table in key order, read while the file's groups come in that order.
+    private let storedInOrder: RawStatement
+    /// Whether `storedInOrder` has a current row; `nil` before its first step.
+    private var storedHasRow: Bool?
+    /// The last group while the file's groups come in key order; `inOrder` ends at the first that does not.
+    private var lastKey: String?
+    private var inOrder = true
+    /// The rows of the unchanged groups seen in order, which have no row in the scratch table.
+    private var unrecordedSameRows = 0
+    private let markPassed: RawStatement
+    /// Records the unchanged groups seen in order, up to a key (`?1`).
+    private let copyStoredUpTo: RawStatement
+    private let reclaim: RawStatement
 
     /// States in the scratch table.
     static let same = 0, staged = 1, deleted = 2, compared = 3
@@ -72,6 +92,21 @@ struct GroupFilter {
         copyStored.bind(1, feed)
         invalidateGroup = try RawStatement(db, sql: "UPDATE \(groups) SET digest_a = NULL, digest_b = NULL WHERE group_key = ?")
         markStaged = try RawStatement(db, sql: "UPDATE \(groups) SET state = \(Self.staged) WHERE group_key = ?")
+        storedInOrder = try RawStatement(
+            db,
+            sql: "SELECT group_key, digest_a, digest_b, rows FROM main.feed_groups WHERE feed = \(feed) AND table_name = ? ORDER BY group_key",
+            cached: false)
+        storedInOrder.bind(1, table)
+        markPassed = try RawStatement(
+            db, sql: "INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state) VALUES (?, NULL, NULL, ?, \(Self.deleted))", cached: false)
+        copyStoredUpTo = try RawStatement(
+            db,
+            sql: """
+                INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state)
+                SELECT group_key, digest_a, digest_b, rows, \(Self.same) FROM main.feed_groups
+                WHERE feed = \(feed) AND table_name = '\(table)' AND group_key <= ?1 AND group_key NOT IN (SELECT group_key FROM \(groups))
+                """, cached: false)
+        reclaim = try RawStatement(db, sql: "UPDATE \(groups) SET digest_a = ?2, digest_b = ?3, rows = ?4, state = ?5 WHERE group_key = ?1", cached: false)
         comparer = comparesInMemory ? try GroupComparer(db, file: file, feed: feed, groupColumn: column, stagingTable: stagingTable) : nil
     }
 
@@ -98,35 +133,54 @@ struct GroupFilter {
                 stage.append(group)
                 continue
             }
-            lookupStored.bind(3, key)
+            if inOrder, let lastKey, !lastKey.utf8.lexicographicallyPrecedes(key.utf8) { try leaveOrder(lastKey) }
+            let stored = inOrder ? try storedInOrder(key) : try lookUp(key)
             var same = false
-            if try lookupStored.step(), let a = lookupStored.int64(0), let b = lookupStored.int64(1) {
-                same = a == group.digest.storedA && b == group.digest.storedB && lookupStored.int64(2) == Int64(group.digest.rows)
+            if let stored, let a = stored.a, let b = stored.b {
+                same = a == group.digest.storedA && b == group.digest.storedB && stored.rows == Int64(group.digest.rows)
             }
-            lookupStored.reset()
+            if inOrder {
+                lastKey = key
+                if same {
+                    skipped += group.digest.rows
+                    unrecordedSameRows += group.digest.rows
+                    continue
+                }
+            }
             let compares = !same && comparer != nil && !group.refused
+            let state = Int64(same ? Self.same : compares ? Self.compared : Self.staged)
             claim.bind(1, key)
             claim.bind(2, group.digest.storedA)
             claim.bind(3, group.digest.storedB)
             claim.bind(4, Int64(group.digest.rows))
-            claim.bind(5, Int64(same ? Self.same : compares ? Self.compared : Self.staged))
+            claim.bind(5, state)
             if try claim.execute() == 0 {
-                // Seen before: its rows were not together in the file. Stage all of them, digest unknown;
-                // when its first part was skipped, the stored rows (equal to that part) go to staging first.
                 lookupSeen.bind(1, key)
                 let seen = try lookupSeen.step() ? lookupSeen.int64(0) : nil
                 lookupSeen.reset()
-                if seen == Int64(Self.same) {
-                    copyStored.bind(2, key)
-                    try copyStored.execute()
-                } else if seen == Int64(Self.compared), let comparer {
-                    comparedSameRows -= try comparer.revert(key)
+                if seen == Int64(Self.deleted) {
+                    // Passed by the cursor while the file was in order, and first seen now: a fresh group.
+                    reclaim.bind(1, key)
+                    reclaim.bind(2, group.digest.storedA)
+                    reclaim.bind(3, group.digest.storedB)
+                    reclaim.bind(4, Int64(group.digest.rows))
+                    reclaim.bind(5, state)
+                    try reclaim.execute()
+                } else {
+                    // Seen before: its rows were not together in the file. Stage all of them, digest unknown;
+                    // when its first part was skipped, the stored rows (equal to that part) go to staging first.
+                    if seen == Int64(Self.same) {
+                        copyStored.bind(2, key)
+                        try copyStored.execute()
+                    } else if seen == Int64(Self.compared), let comparer {
+                        comparedSameRows -= try comparer.revert(key)
+                    }
+                    markRepeat.bind(1, Int64(group.digest.rows))
+                    markRepeat.bind(2, key)
+                    try markRepeat.execute()
+                    stage.append(group)
+                    continue
                 }
-                markRepeat.bind(1, Int64(group.digest.rows))
-                markRepeat.bind(2, key)
-                try markRepeat.execute()
-                stage.append(group)
-                continue
             }
             if same {
                 skipped += group.digest.rows
@@ -144,6 +198,56 @@ struct GroupFilter {
         return (stage, skipped)
     }
 
+    /// The stored digest and rows of group `key`, from the cursor over the stored groups in key order; the
+    /// stored groups it passes, which the file lacks so far, are marked deleted.
+    private mutating func storedInOrder(_ key: String) throws -> (a: Int64?, b: Int64?, rows: Int64)? {
+        if storedHasRow == nil { storedHasRow = try storedInOrder.step() }
+        while storedHasRow == true {
+            let order = Self.byteOrder(storedInOrder.bytes(0, text: true), key)
+            if order > 0 { return nil }
+            if order == 0 {
+                let found = (storedInOrder.int64(1), storedInOrder.int64(2), storedInOrder.integer(3))
+                storedHasRow = try storedInOrder.step()
+                return found
+            }
+            markPassed.bind(1, valueOf: 0, in: storedInOrder)
+            markPassed.bind(2, valueOf: 3, in: storedInOrder)
+            try markPassed.execute()
+            storedHasRow = try storedInOrder.step()
+        }
+        return nil
+    }
+
+    private func lookUp(_ key: String) throws -> (a: Int64?, b: Int64?, rows: Int64)? {
+        lookupStored.bind(3, key)
+        defer { lookupStored.reset() }
+        guard try lookupStored.step() else { return nil }
+        return (lookupStored.int64(0), lookupStored.int64(1), lookupStored.integer(2))
+    }
+
+    /// The first group out of key order: the unchanged groups seen so far (stored up to `lastKey`, neither
+    /// passed nor recorded) get their rows in the scratch table, and the groups are looked up from now on.
+    private mutating func leaveOrder(_ lastKey: String) throws {
+        inOrder = false
+        storedInOrder.reset()
+        copyStoredUpTo.bind(1, lastKey)
+        _ = try copyStoredUpTo.execute()
+        unrecordedSameRows = 0
+    }
+
+    /// Bytewise order of a stored text and `key`, as SQLite's BINARY collation orders them.
+    private static func byteOrder(_ stored: UnsafeRawBufferPointer, _ key: String) -> Int {
+        var key = key
+        return key.withUTF8 { bytes in
+            let common = min(stored.count, bytes.count)
+            if common > 0, let a = stored.baseAddress, let b = bytes.baseAddress {
+                let order = memcmp(a, b, common)
+                if order != 0 { return order < 0 ? -1 : 1 }
+            }
+            return stored.count < bytes.count ? -1 : stored.count > bytes.count ? 1 : 0
+        }
+    }
+
     /// Forgets the digest of a group the store refused a row of (it is compared row by row next time).
     /// - Throws: `DatabaseError`.
     func invalidate(_ key: String) throws {
@@ -154,6 +258,17 @@ struct GroupFilter {
     /// After the last group: marks the stored groups the file lacks as deleted.
     /// - Throws: `DatabaseError`.
     func markDeletedGroups(_ db: Database) throws {
+        storedInOrder.reset()
+        if inOrder {
+            // The groups the cursor did not reach yet.
+            try db.execute(
+                sql: """
+                    INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state)
+                    SELECT group_key, NULL, NULL, rows, \(Self.deleted) FROM main.feed_groups
+                    WHERE feed = ? AND table_name = ? AND (?3 IS NULL OR group_key > ?3)
+                    """, arguments: [feed, table, lastKey])
+            return
+        }
         try db.execute(
             sql: """
                 INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state)
@@ -165,7 +280,7 @@ struct GroupFilter {
     /// The rows of the groups found unchanged (not staged, not walked).
     /// - Throws: `DatabaseError`.
     func unchangedRows(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT ifnull(sum(rows), 0) FROM \(groups) WHERE state = \(Self.same)") ?? 0
+        try (Int.fetchOne(db, sql: "SELECT ifnull(sum(rows), 0) FROM \(groups) WHERE state = \(Self.same)") ?? 0) + unrecordedSameRows
     }
 
     /// The condition that restricts the merge walk's read of the store to the staged and deleted groups.
