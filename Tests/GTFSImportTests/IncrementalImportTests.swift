@@ -344,6 +344,39 @@ struct IncrementalImportTests {
         #expect(try store.importFeedSynchronously(from: v2).changedNothing)
     }
 
+    @Test("A zip entry whose stored bytes hash as recorded is unchanged without being read; other bytes of the same content are hashed")
+    func storedBytesShortcut() throws {
+        let folder = try TemporaryFolder()
+        let files = Self.versions().old
+        func zip(_ name: String, deflate: Bool) throws -> FeedSource {
+            var writer = ZipWriter()
+            for (file, text) in files.sorted(by: { $0.key < $1.key }) { writer.add(file, text, deflate: deflate) }
+            return try FeedSource(path: try folder.write(writer.archive(), name: name))
+        }
+        let store = try GTFSStore(path: folder.file("stored.sqlite"))
+        let deflated = try zip("deflated.zip", deflate: true)
+        _ = try store.importFeedSynchronously(from: deflated)
+        let recorded = try store.pool.read { db in
+            Dictionary(uniqueKeysWithValues: try GRDB.Row.fetchAll(db, sql: "SELECT table_name, stored_hash FROM feed_tables").map {
+                ($0["table_name"] as String, $0["stored_hash"] as String?)
+            })
+        }
+        for entry in try deflated.entries() {
+            let table = try #require(entry.table)
+            #expect(recorded[table.rawValue] == .some(try entry.storedBytesHash()), "\(entry.fileName)")
+        }
+        // A stored content hash that no longer matches: only the stored bytes' hash can find stops.txt unchanged.
+        try store.pool.write { db in try db.execute(sql: "UPDATE feed_tables SET content_hash = 'other' WHERE table_name = 'stops'") }
+        let same = try store.importFeedSynchronously(from: deflated)
+        #expect(same.changedNothing && same.table(.stops)?.isUnchangedFile == true)
+        // The same content stored without compression: other bytes, so stops.txt is hashed and read again.
+        let stored = try zip("stored.zip", deflate: false)
+        #expect(try stored.entries().first { $0.table == .stops }?.storedBytesHash() != recorded["stops"] ?? nil)
+        let second = try store.importFeedSynchronously(from: stored)
+        #expect(second.table(.stops)?.isUnchangedFile == false)
+        #expect(second.table(.routes)?.isUnchangedFile == true)
+    }
+
     @Test("A table the stored feed has no rows in is stored directly, as a full import stores it: no diff, the same rows, refusals, digests and indexes")
     func addedTableIsStoredDirectly() throws {
         let folder = try TemporaryFolder()

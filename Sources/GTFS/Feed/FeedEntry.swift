@@ -19,11 +19,15 @@ public struct FeedEntry: Sendable {
     /// for standard input. Not checked until the file is read.
     public let declaredContentSize: Int64?
     let open: @Sendable (Reader.Options) throws -> OpenedEntry
+    /// Reads the bytes as an archive stores them, chunk by chunk; `nil` outside an archive.
+    let readStored: (@Sendable (_ chunk: (UnsafeRawBufferPointer) -> Void) throws -> String)?
 
     init(
         fileName: String, table: GTFSFile?, byteCount: Int64?, isRereadable: Bool, declaredCRC32: UInt32? = nil,
-        declaredContentSize: Int64?, open: @escaping @Sendable (Reader.Options) throws -> OpenedEntry
+        declaredContentSize: Int64?, readStored: (@Sendable (_ chunk: (UnsafeRawBufferPointer) -> Void) throws -> String)? = nil,
+        open: @escaping @Sendable (Reader.Options) throws -> OpenedEntry
     ) {
+        self.readStored = readStored
         self.fileName = fileName
         self.table = table
         self.byteCount = byteCount
@@ -56,6 +60,29 @@ public struct FeedEntry: Sendable {
             throw GTFSError.unreadable(fileName, error)
         }
         return (opened.reader, opened.rawBytesRead)
+    }
+
+    /// The SHA-256 of a zip entry's bytes as the archive stores them (compressed), together with its
+    /// compression method, sizes and CRC-32: equal values mean equal content, found without inflating the
+    /// entry (an unchanged file that the next version of a feed compresses the same way). `nil` for files
+    /// outside a zip archive.
+    ///
+    /// - Returns: 64 hex digits, or `nil`.
+    /// - Throws: ``GTFSError`` (`unreadable`) naming the file.
+    public func storedBytesHash() throws -> String? {
+        guard let readStored else { return nil }
+        let hasher = ContentHasher()
+        let description: String
+        do {
+            description = try readStored { hasher.update($0) }
+        } catch let error as ReaderError {
+            throw GTFSError.unreadable(fileName, error)
+        }
+        Array(description.utf8).withUnsafeBytes { hasher.update($0) }
+        guard let hash = hasher.finish() else {
+            throw GTFSError(.unreadable, file: fileName, message: "SHA-256 is not available from libcrypto")
+        }
+        return hash
     }
 
     /// Reads the whole file and returns the SHA-256 of its decoded content, as ``FeedParser`` computes it

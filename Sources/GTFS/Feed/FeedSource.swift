@@ -147,7 +147,18 @@ public enum FeedSource: Sendable {
             let table = name.contains("/") ? nil : GTFSFile(fileName: name)
             return FeedEntry(
                 fileName: name, table: table, byteCount: entry.compressedSize, isRereadable: true, declaredCRC32: entry.crc32,
-                declaredContentSize: entry.uncompressedSize
+                declaredContentSize: entry.uncompressedSize,
+                readStored: { chunk in
+                    let stored = ZipStoredBytes(
+                        archive: shared.archive, offset: try shared.archive.dataOffset(of: entry), length: entry.compressedSize, name: name)
+                    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                    while true {
+                        let count = try buffer.withUnsafeMutableBytes { try stored.read(into: $0) }
+                        if count == 0 { break }
+                        buffer.withUnsafeBytes { chunk(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                    }
+                    return "zip method \(entry.method) crc32 \(entry.crc32) sizes \(entry.compressedSize) \(entry.uncompressedSize)"
+                }
             ) { options in
                 let source = try ZipEntrySource(archive: shared.archive, entry: entry)
                 let reader = try Reader(source: UTF16Source(source), options: options)

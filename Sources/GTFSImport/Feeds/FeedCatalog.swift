@@ -33,8 +33,13 @@ package enum FeedCatalog {
         package let rowsRejected: Int
         /// The CRC-32 a zip archive declared for the file (see ``GTFS/FeedEntry/declaredCRC32``).
         package var contentCRC32: UInt32? = nil
+        /// The hash of the file's bytes as a zip archive stored them (see ``GTFS/FeedEntry/storedBytesHash()``).
+        package var storedHash: String? = nil
 
-        package init(contentHash: String?, rowsRead: Int, rowsStored: Int, rowsRejected: Int, contentCRC32: UInt32? = nil) {
+        package init(
+            contentHash: String?, rowsRead: Int, rowsStored: Int, rowsRejected: Int, contentCRC32: UInt32? = nil, storedHash: String? = nil
+        ) {
+            self.storedHash = storedHash
             self.contentHash = contentHash
             self.rowsRead = rowsRead
             self.rowsStored = rowsStored
@@ -51,13 +56,14 @@ package enum FeedCatalog {
         let id: Int64 = row["feed"]
         var tables: [GTFSFile: TableState] = [:]
         for table in try Row.fetchAll(
-            db, sql: "SELECT table_name, content_hash, rows_read, rows_stored, rows_rejected, content_crc32 FROM feed_tables WHERE feed = ?",
+            db, sql: "SELECT table_name, content_hash, rows_read, rows_stored, rows_rejected, content_crc32, stored_hash FROM feed_tables WHERE feed = ?",
             arguments: [id])
         {
             guard let file = GTFSFile(rawValue: table["table_name"]) else { continue }
             tables[file] = TableState(
                 contentHash: table["content_hash"], rowsRead: table["rows_read"], rowsStored: table["rows_stored"],
-                rowsRejected: table["rows_rejected"], contentCRC32: (table["content_crc32"] as Int64?).map { UInt32(truncatingIfNeeded: $0) })
+                rowsRejected: table["rows_rejected"], contentCRC32: (table["content_crc32"] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
+                storedHash: table["stored_hash"])
         }
         var withRows = Set<GTFSFile>()
         for file in GTFSFile.allCases
@@ -83,17 +89,24 @@ package enum FeedCatalog {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM feeds WHERE feed <> ?)", arguments: [id]) ?? false
     }
 
+    /// Records the hash of the stored bytes of an unchanged table's file (see ``TableState/storedHash``).
+    static func recordStoredHash(_ db: Database, feed: Int64, file: GTFSFile, hash: String) throws {
+        try db.execute(
+            sql: "UPDATE feed_tables SET stored_hash = ? WHERE feed = ? AND table_name = ?",
+            arguments: [hash, feed, GTFSSchema.tableName(for: file)])
+    }
+
     /// Records the tables an import loaded (`nil` hash: unknown) and forgets those it emptied.
     static func recordTables(_ db: Database, feed: Int64, loaded: [GTFSFile: TableState], emptied: Set<GTFSFile>) throws {
         for (file, state) in loaded {
             try db.execute(
                 sql: """
-                    INSERT OR REPLACE INTO feed_tables (feed, table_name, content_hash, rows_read, rows_stored, rows_rejected, content_crc32)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO feed_tables (feed, table_name, content_hash, rows_read, rows_stored, rows_rejected, content_crc32, stored_hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     feed, GTFSSchema.tableName(for: file), state.contentHash, state.rowsRead, state.rowsStored, state.rowsRejected,
-                    state.contentCRC32.map { Int64($0) },
+                    state.contentCRC32.map { Int64($0) }, state.storedHash,
                 ])
         }
         for file in emptied where loaded[file] == nil {

@@ -15,6 +15,8 @@ package struct ImportPlan {
     package private(set) var unchanged: [GTFSFile: (fileName: String, hash: String)] = [:]
     /// Raw bytes of the files hashed by ``findUnchangedFiles(in:stored:options:shouldContinue:)``.
     package private(set) var hashedBytes: Int64 = 0
+    /// The hashes of zip entries' stored bytes computed while planning, by file name.
+    private(set) var storedBytesHashes: [String: String] = [:]
     /// The hashing of the files assumed unchanged by ``assumeUnchangedFiles(in:stored:options:shouldContinue:)``,
     /// which must confirm them before the import commits or reports a change.
     var confirmation: HashConfirmation?
@@ -45,7 +47,8 @@ package struct ImportPlan {
     package var isNoChange: Bool { incremental && tablesToParse.isEmpty && removed.isEmpty }
 
     /// Hashes each file the store has a content hash for (the first file per table, as the parser reads
-    /// them) and marks those that match. Standard input, a pipe or a device cannot be read twice: its
+    /// them) and marks those that match; a zip entry whose stored (compressed) bytes hash as the store
+    /// recorded is not inflated to be hashed. Standard input, a pipe or a device cannot be read twice: its
     /// table is always parsed. A zip entry whose declared CRC-32 differs from the stored one has changed:
     /// it is parsed without being hashed first.
     ///
@@ -79,6 +82,14 @@ package struct ImportPlan {
             else { continue }
             if let crc = entry.declaredCRC32, let storedCRC = stored.tables[table]?.contentCRC32 {
                 if crc != storedCRC { continue }
+                // The same stored bytes: the same content, without inflating it.
+                let storedBytesHash = try entry.storedBytesHash()
+                storedBytesHashes[entry.fileName] = storedBytesHash
+                if let storedBytes = stored.tables[table]?.storedHash, storedBytesHash == storedBytes {
+                    hashedBytes += entry.byteCount ?? 0
+                    unchanged[table] = (entry.fileName, storedHash)
+                    continue
+                }
                 if !hashingMatchingCRC32 {
                     assumed.append((entry, storedHash))
                     hashedBytes += entry.byteCount ?? 0

@@ -62,20 +62,29 @@ extension ImportWriter {
     /// The feed's new version in the catalog, and the import's row in `imports`.
     private mutating func recordVersion(_ db: Database, _ summary: inout ImportSummary) throws {
         var loaded: [GTFSFile: FeedCatalog.TableState] = [:]
+        let entries = Dictionary(try source.entries().map { ($0.fileName, $0) }) { first, _ in first }
         var rejected = 0
         if let feedSummary = state.feedSummary {
             // The zip's CRC-32 of each file, checked as the parser read it to its end.
-            let declaredCRC32 = Dictionary(try source.entries().map { ($0.fileName, $0.declaredCRC32) }) { first, _ in first }
             for table in state.tableImports(feedSummary, maxErrors: 0) {
+                let entry = entries[table.fileName]
                 loaded[table.file] = FeedCatalog.TableState(
                     contentHash: table.contentHash, rowsRead: table.rowsRead, rowsStored: table.rowsStored,
-                    rowsRejected: table.rowsRejected, contentCRC32: declaredCRC32[table.fileName] ?? nil)
+                    rowsRejected: table.rowsRejected, contentCRC32: entry?.declaredCRC32,
+                    storedHash: try plan.storedBytesHashes[table.fileName] ?? entry?.storedBytesHash())
                 rejected += table.rowsRejected
                 if !plan.incremental { state.changesByTable[table.file, default: TableChanges()].inserted = table.rowsStored }
             }
         }
         let emptied = plan.incremental ? plan.removed : Set(plan.replaced).subtracting(loaded.keys)
         try FeedCatalog.recordTables(db, feed: feed, loaded: loaded, emptied: emptied)
+        // An unchanged file keeps its row, but its stored bytes may differ (compressed otherwise than last time).
+        for (file, unchanged) in plan.unchanged {
+            guard let hash = try plan.storedBytesHashes[unchanged.fileName] ?? entries[unchanged.fileName]?.storedBytesHash(),
+                hash != plan.existing?.tables[file]?.storedHash
+            else { continue }
+            try FeedCatalog.recordStoredHash(db, feed: feed, file: file, hash: hash)
+        }
         let contentHash = try FeedCatalog.contentHash(db, feed: feed)
         let changes = state.changesByTable.values.reduce(TableChanges(), +)
         let unchangedElsewhere = plan.unchanged.keys.reduce(0) { $0 + (plan.existing?.tables[$1]?.rowsStored ?? 0) }

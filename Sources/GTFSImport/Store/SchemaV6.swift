@@ -1,20 +1,24 @@
 import GRDB
 
 /// Version 6 of the store's schema: `feed_references` keeps, per feed and reference, how many rows the
-/// last reference check found without their target.
+/// last reference check found without their target, and `feed_tables.stored_hash` the hash of each zip
+/// entry's stored (compressed) bytes.
 ///
 /// **Frozen** like the versions before: a later change is a new migration.
 ///
 /// An incremental import that changed only the referring table of a reference whose last check was clean
 /// then checks only the values of the rows it inserted or updated: the other rows' values resolved before,
-/// and their targets did not change (see ``ReferenceCheck``). Filled by each feed's next import.
+/// and their targets did not change (see ``ReferenceCheck``). An entry whose stored bytes hash the same as
+/// last time holds the same content without being inflated (see ``ImportPlan``). Both are filled by each
+/// feed's next import.
 enum SchemaV6 {
     /// The identifier of the migration in `grdb_migrations`.
     static let identifier = "v6"
 
-    /// Adds `feed_references` to a version 5 store.
+    /// Adds `feed_references` and `feed_tables.stored_hash` to a version 5 store.
     static func migrate(_ db: Database) throws {
         try db.execute(sql: feedReferences)
+        try db.execute(sql: "ALTER TABLE feed_tables ADD COLUMN stored_hash TEXT")
         try db.execute(sql: "UPDATE gtfs_meta SET value = 6 WHERE key = 'schema_version'")
     }
 

@@ -38,6 +38,28 @@ struct ZipSourceTests {
         #expect(try Self.records(entries[0]).map(\.name) == ["Ground"])
     }
 
+    @Test("The hash of an entry's stored bytes: equal for the same bytes, different for the same content compressed otherwise, none outside a zip")
+    func storedBytesHash() throws {
+        let folder = try TemporaryFolder()
+        let text = "stop_id,stop_name\n" + (0 ..< 2000).map { "S\($0),Stop \($0)\n" }.joined()
+        func entry(_ name: String, deflate: Bool) throws -> FeedEntry {
+            var zip = ZipWriter()
+            zip.add("stops.txt", text, deflate: deflate)
+            let source = try FeedSource(path: try folder.write(zip.archive(), name: name))
+            return try #require(try source.entries().first)
+        }
+        let deflated = try entry("a.zip", deflate: true)
+        let again = try entry("b.zip", deflate: true)
+        let stored = try entry("c.zip", deflate: false)
+        let hash = try #require(try deflated.storedBytesHash())
+        #expect(hash.count == 64)
+        #expect(try again.storedBytesHash() == hash)
+        #expect(try stored.storedBytesHash() != hash)
+        #expect(try deflated.contentHash() == stored.contentHash())
+        let plain = try FeedSource(path: try folder.write(Array(text.utf8), name: "stops.txt"))
+        #expect(try plain.entries().first?.storedBytesHash() == nil)
+    }
+
     @Test("Files inside a single top-level folder are found")
     func topLevelFolder() throws {
         var zip = ZipWriter()
