@@ -59,6 +59,11 @@ struct ImportCommand: ParsableCommand {
             "Write every inserted, updated and deleted row to FILE as JSON Lines (- for standard output).", valueName: "FILE"))
     var changes: String?
 
+    @Flag(
+        name: .long,
+        help: "Keep the import's changes in the database's changes table, under its id in imports (one replace row per table for a full import).")
+    var keepChanges = false
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -94,12 +99,16 @@ struct ImportCommand: ParsableCommand {
         if inputs.contains("-") && table == nil { throw ValidationError("standard input (-) needs --table NAME") }
         if inputs.count > 1 && table != nil { throw ValidationError("--table applies to a single input") }
         if feed.isEmpty { throw ValidationError("--feed needs a name") }
+        if keepChanges && batchCommit != nil {
+            throw ValidationError("--keep-changes needs an atomic import: it cannot be combined with --batch-commit")
+        }
         if changes != nil && batchCommit != nil {
             throw ValidationError("--changes needs an atomic import: it cannot be combined with --batch-commit")
         }
         if Self.isPostgres(db) {
             if batchCommit != nil { throw ValidationError("--batch-commit is for SQLite files: an import into PostgreSQL is one transaction") }
             if changes != nil { throw ValidationError("--changes is for SQLite files; it does not yet apply to PostgreSQL") }
+            if keepChanges { throw ValidationError("--keep-changes is for SQLite files; it does not yet apply to PostgreSQL") }
         }
         if changes == "-" && json { throw ValidationError("--changes - and --json both write to standard output; give --changes a FILE") }
     }
@@ -164,6 +173,7 @@ struct ImportCommand: ParsableCommand {
     var options: ImportOptions {
         var options = ImportOptions()
         options.feed = feed
+        options.keepsChanges = keepChanges
         options.update = full ? .full : .automatic
         options.strict = strict
         options.chunkSize = chunkSize

@@ -39,6 +39,26 @@ struct GTFSImportChangesTests {
         }
     }
 
+    @Test("--keep-changes: the changes kept in the database by import, the same as --changes writes")
+    func keepChanges() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.file("kept.sqlite")
+        #expect(try ToolRunner.run("gtfs-import", ["--db", db, "--quiet", "--keep-changes", Self.subset]).status == 0)
+        let edited = try Self.edited(in: folder)
+        let run = try ToolRunner.run("gtfs-import", ["--db", db, "--quiet", "--keep-changes", "--changes", "-", edited.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let written = try Self.objects(run.stdoutText).filter { $0["table"] != nil }
+        let kept = try DatabaseQueue(path: db).read { db in
+            try GRDB.Row.fetchAll(db, sql: "SELECT import_id, table_name, kind, key FROM changes ORDER BY import_id, seq")
+        }
+        let second = kept.filter { $0["import_id"] as Int64 == 2 }
+        #expect(kept.filter { $0["import_id"] as Int64 == 1 }.allSatisfy { $0["kind"] as String == "replace" })
+        #expect(second.count == written.count)
+        #expect(second.contains { $0["kind"] as String == "update" && $0["key"] as String == "{\"stop_id\":\"\(edited.renamed)\"}" })
+        let batched = try ToolRunner.run("gtfs-import", ["--db", db, "--keep-changes", "--batch-commit", "100", edited.path])
+        #expect(batched.status == 2 && batched.stderr.contains("atomic import"))
+    }
+
     @Test("--changes FILE: one line per changed row, then the counts; the summary agrees")
     func changesFile() throws {
         let folder = try TemporaryFolder()

@@ -70,6 +70,7 @@ struct StopNameSearchTests {
             try queue.write { db in
                 try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v5', 'v6')")
                 try db.execute(sql: "DROP TABLE feed_references")
+                try db.execute(sql: "DROP TABLE changes")
                 try db.execute(sql: "ALTER TABLE feed_tables DROP COLUMN stored_hash")
                 try db.execute(sql: "UPDATE gtfs_meta SET value = 4 WHERE key = 'schema_version'")
                 try db.execute(sql: "DELETE FROM stops_names")

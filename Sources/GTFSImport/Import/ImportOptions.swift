@@ -109,6 +109,11 @@ public struct ImportOptions: Sendable {
     /// that differ; a full import every stored row it removes and every row it stores. `nil` (the
     /// default): none are reported, and the import does no work for them.
     public var changeHandler: (@Sendable (RowChange) -> Void)?
+    /// Whether the import keeps its changes in the store's `changes` table, under its id in `imports`:
+    /// every row an incremental import inserts, updates or deletes (key and changed columns as JSON), or one
+    /// `replace` row per table a full import replaces. Ask `SELECT … FROM changes WHERE import_id > N` what
+    /// changed since import N. For atomic imports only.
+    public var keepsChanges = false
 
     /// Creates the default options: feed `default`, incremental when possible, atomic, lenient, references checked.
     public init() {}
@@ -154,6 +159,9 @@ public struct ImportOptions: Sendable {
         if let lockWait, lockWait < .zero { throw .invalidOption("lockWait: \(lockWait) is negative") }
         // Batched commits keep what they committed when a later batch fails: the changes reported up to
         // then would be half true.
+        if case .batched = mode, keepsChanges {
+            throw .invalidOption("keepsChanges: the changes are kept only for atomic imports, not with batched commits")
+        }
         if case .batched = mode, changeHandler != nil {
             throw .invalidOption("changeHandler: the changes are reported only for atomic imports, not with batched commits")
         }

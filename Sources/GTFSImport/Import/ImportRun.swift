@@ -181,12 +181,16 @@ final class ImportRun: Sendable {
         guard let newFile = try NewDatabaseFile.begin(at: file, replacing: true) else { return nil }
         do {
             try ReplacedDatabase.keepFeedNumber(probe, feed: options.feed, in: newFile)
-            return try load(into: newFile.queue, plan, start, startDate, replacedRows: probe.rows) {
-                try ReplacedDatabase.carryOver(from: file, into: newFile)
+            var offset: Int64 = 0
+            var summary = try load(into: newFile.queue, plan, start, startDate, replacedRows: probe.rows) {
+                offset = try ReplacedDatabase.carryOver(from: file, into: newFile)
                 try self.pipeline.checkCancelled()
                 try newFile.prepare()
                 try ReplacedDatabase.switchIn(newFile, at: file, probe: probe)
             }
+            // The import's id moved after the old file's history.
+            summary.importID = summary.importID.map { $0 + offset }
+            return summary
         } catch is ReplacedDatabase.NotReplaceable {
             newFile.discard()
             return nil
@@ -243,6 +247,8 @@ final class ImportRun: Sendable {
             }
             if plan.incremental { try TableDiff.attachScratch(db) }
             defer { if plan.incremental { TableDiff.detachScratch(db) } }
+            // The kept changes' statement goes with the transaction: the connection may close right after.
+            defer { writer.keeper.kept = nil }
             return try policy.run(db, &writer, &summary)
         }
         if wrote { database.writeWithoutTransaction { GTFSStore.checkpoint($0) } }

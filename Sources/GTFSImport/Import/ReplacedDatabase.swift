@@ -80,10 +80,12 @@ enum ReplacedDatabase {
     /// Why the switch could not happen: the import then runs in place.
     struct NotReplaceable: Error {}
 
-    /// Moves the old file's `imports` history into the new store (committed, not yet at its path): the new
+    /// Moves the old file's `imports` history (and the changes it kept) into the new store (committed, not yet at its path): the new
     /// import's rows move after the old ones, so the ids keep their order.
     /// - Throws: ``NotReplaceable`` when another connection has the old file open.
-    static func carryOver(from path: String, into newFile: NewDatabaseFile) throws {
+    /// - Returns: how much the new import's id grew.
+    @discardableResult
+    static func carryOver(from path: String, into newFile: NewDatabaseFile) throws -> Int64 {
         try newFile.queue.writeWithoutTransaction { db in
             do {
                 // As in switchIn: a reader that stays open keeps the import in place, after a moment.
@@ -94,13 +96,20 @@ enum ReplacedDatabase {
             }
             defer { _ = try? db.execute(sql: "DETACH DATABASE gtfs_replaced") }
             do {
+                var offset: Int64 = 0
                 try db.inTransaction {
-                    let offset = try Int64.fetchOne(db, sql: "SELECT ifnull(max(import_id), 0) FROM gtfs_replaced.imports") ?? 0
+                    offset = try Int64.fetchOne(db, sql: "SELECT ifnull(max(import_id), 0) FROM gtfs_replaced.imports") ?? 0
                     try db.execute(sql: "UPDATE main.imports SET import_id = import_id + ?", arguments: [offset])
                     try db.execute(sql: "UPDATE main.feeds SET import_id = import_id + ?", arguments: [offset])
                     try db.execute(sql: "INSERT INTO main.imports SELECT * FROM gtfs_replaced.imports")
+                    // The kept changes go with their imports (a store from before version 6 has none).
+                    if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM gtfs_replaced.sqlite_master WHERE name = 'changes')") ?? false {
+                        try db.execute(sql: "UPDATE main.changes SET import_id = import_id + ?", arguments: [offset])
+                        try db.execute(sql: "INSERT INTO main.changes SELECT * FROM gtfs_replaced.changes")
+                    }
                     return .commit
                 }
+                return offset
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
                 throw NotReplaceable()
             }

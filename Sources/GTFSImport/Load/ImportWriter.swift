@@ -31,6 +31,7 @@ struct ImportWriter {
     private var directTables: Set<GTFSFile> = []
     /// Told of every row the import changes, when the options ask for them.
     private let changes: ChangeRecorder?
+    let keeper: ChangeKeeper
     /// The feed's rows per table in the file this import replaces whole (see ``ReplacedDatabase``): they
     /// count as deleted.
     var replacedRows: [GTFSFile: Int] = [:]
@@ -50,7 +51,22 @@ struct ImportWriter {
         self.observe = observe
         state = WriterState(start: start, startDate: startDate)
         earlierLines = EarlierLines(source: source, options: options.parseOptions) { pipeline.isCancelled }
-        changes = options.changeHandler.map { ChangeRecorder(feedName: options.feed, handler: $0, confirmation: plan.confirmation) }
+        let handler = options.changeHandler
+        let keeper = ChangeKeeper()
+        self.keeper = keeper
+        // A full import keeps one row per replaced table, not its rows: without a handler, nothing to report.
+        changes = handler != nil || (options.keepsChanges && plan.incremental)
+            ? ChangeRecorder(feedName: options.feed, handler: { change in
+                handler?(change)
+                keeper.kept?.keep(change)
+            }, confirmation: plan.confirmation)
+            : nil
+    }
+
+    /// Where the changes go when the import keeps them (set when the import begins, on its connection).
+    final class ChangeKeeper: @unchecked Sendable {
+        // Set and used on the writer's thread only.
+        var kept: KeptChanges?
     }
 
     /// Offers a progress report of `phase` (loading reports come from ``load(_:commitEvery:)``).
@@ -72,6 +88,7 @@ struct ImportWriter {
     /// removal of the feed's earlier rows (with their counts) and of the indexes rebuilt at the end.
     mutating func begin(_ db: Database, dropsIndexes: Bool) throws {
         defer { state.rowsStart = .now }
+        if options.keepsChanges { keeper.kept = try KeptChanges(db, feedName: options.feed, keepsRows: plan.incremental) }
         feed = try FeedCatalog.id(db, name: options.feed)
         let importID = try Int64.fetchOne(db, sql: "SELECT import_id FROM feeds WHERE feed = ?", arguments: [feed])
         if let existing = plan.existing, existing.importID != importID {
