@@ -121,7 +121,7 @@ struct MergeWalk {
     }
 
     /// NULL < numbers < text < blobs.
-    private static func rank(_ type: Int32) -> Int {
+    static func rank(_ type: Int32) -> Int {
         switch type {
         case SQLITE_NULL: 0
         case SQLITE_INTEGER, SQLITE_FLOAT: 1

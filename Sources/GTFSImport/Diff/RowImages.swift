@@ -94,7 +94,7 @@ struct RowImages {
         let stored = sqlite3_column_value(statement.raw, statementColumn)
         let type = sqlite3_value_type(stored)
         let mine = value(row, column)
-        let rankMine = Self.rank(mine), rankStored = Self.rank(type)
+        let rankMine = Self.rank(mine), rankStored = MergeWalk.rank(type)
         if rankMine != rankStored { return rankMine < rankStored ? -1 : 1 }
         switch mine {
         case .null:
@@ -163,15 +163,6 @@ struct RowImages {
         case .null: 0
         case .integer, .real: 1
         case .text: 2
-        }
-    }
-
-    private static func rank(_ type: Int32) -> Int {
-        switch type {
-        case SQLITE_NULL: 0
-        case SQLITE_INTEGER, SQLITE_FLOAT: 1
-        case SQLITE_TEXT: 2
-        default: 3
         }
     }
 
