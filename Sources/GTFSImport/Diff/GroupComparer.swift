@@ -12,8 +12,8 @@ import GTFS
 /// that differ are written while the group's pages are still in the cache, as the parser reads on.
 ///
 /// Each write leaves a line in an undo log in the scratch database (the old row of a delete or update, the
-/// key of an insert). The log is what ``finish(changes:)`` counts and reports once the table is done, and
-/// what ``revert(_:into:)`` uses when the group comes back later in the file: the group's stored rows are
+/// key of an insert). The log is what ``finish(_:changes:counts:)`` counts and reports once the table is
+/// done, and what ``revert(_:)`` uses when the group comes back later in the file: the group's stored rows are
 /// then put back as they were, to be compared whole by the merge walk.
 ///
 /// A group with a repeated key, or with a value SQLite would convert to another type, is left to the
@@ -27,9 +27,7 @@ struct GroupComparer {
     private let keyColumns: [Int]
     /// The stored rows of one group (`?1`), every column, in key order.
     private let stored: RawStatement
-    private let delete: RawStatement
-    private let update: RawStatement
-    private let insert: RawStatement
+    private let writes: KeyedWrites
     /// Adds a line to the undo log: the kind (a ``TableDiff/Write``), then every column.
     private let log: RawStatement
     /// The undo log, `gtfs_scratch.gtfs_undo_stop_times`.
@@ -62,13 +60,8 @@ struct GroupComparer {
         try db.execute(sql: "CREATE INDEX \(undo)_key ON \(Self.undoPrefix)\(name) (\(keyList))")
         stored = try RawStatement(
             db, sql: "SELECT \(list) FROM main.\(name) WHERE feed = \(feed) AND \(groupColumn) = ?1 ORDER BY \(keyList)", cached: false)
-        let keyCondition = (["feed = \(feed)"] + keyColumns.enumerated().map { "\(columns[$1]) = ?\($0 + 1)" }).joined(separator: " AND ")
-        delete = try RawStatement(db, sql: "DELETE FROM main.\(name) WHERE \(keyCondition)", cached: false)
-        let setList = columns.indices.filter { !keyColumns.contains($0) }
-            .map { "\(columns[$0]) = ?\(keyColumns.count + $0 + 1)" }.joined(separator: ", ")
-        update = try RawStatement(db, sql: "UPDATE main.\(name) SET \(setList) WHERE \(keyCondition)", cached: false)
-        let placeholders = columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
-        insert = try RawStatement(db, sql: "INSERT INTO main.\(name) (feed, \(list)) VALUES (\(feed), \(placeholders))", cached: false)
+        // A grouped table's key fields are never empty: its key expressions are its key columns.
+        writes = try KeyedWrites(db, table: name, feed: feed, columns: columns, key: table.keyColumns)
         log = try RawStatement(
             db, sql: "INSERT INTO \(undo) VALUES (?1, \(columns.indices.map { "?\($0 + 2)" }.joined(separator: ", ")))", cached: false)
         let sameKey = table.keyColumns.map { "u.\($0) = main.\(name).\($0)" }.joined(separator: " AND ")
@@ -101,7 +94,7 @@ struct GroupComparer {
         guard let order = sortedByKey(images) else { return nil }
 
         // The writes wait until the read of the group ends: a statement does not read rows changed under it.
-        var writes: [(kind: TableDiff.Write, row: Int)] = []
+        var pending: [(kind: TableDiff.Write, row: Int)] = []
         var deletedKeys = RowImages(primitives: keyColumns.map { primitives[$0] })
         var same = 0
         stored.bind(1, key)
@@ -113,45 +106,46 @@ struct GroupComparer {
             let position = !hasStored ? 1 : row < 0 ? -1 : -compareKey(images, row)
             if position < 0 {
                 try logStored(.delete)
-                writes.append((.delete, deletedKeys.count))
+                pending.append((.delete, deletedKeys.count))
                 deletedKeys.addValues(of: stored, columns: keyColumns)
                 hasStored = try stored.step()
             } else if position > 0 {
                 try logNew(images, row)
-                writes.append((.insert, row))
+                pending.append((.insert, row))
                 next += 1
             } else {
                 if sameRow(images, row) {
                     same += 1
                 } else {
                     try logStored(.update)
-                    writes.append((.update, row))
+                    pending.append((.update, row))
                 }
                 hasStored = try stored.step()
                 next += 1
             }
         }
         stored.reset()
-        for write in writes {
+        for write in pending {
             switch write.kind {
             case .delete:
                 for index in keyColumns.indices {
-                    deletedKeys.bind(write.row, index, to: delete, at: Int32(index + 1))
+                    deletedKeys.bind(write.row, index, to: writes.delete, at: Int32(index + 1))
                 }
-                _ = try delete.execute()
+                _ = try writes.delete.execute()
             case .update:
+                guard let update = writes.update else { continue }
                 for (index, column) in keyColumns.enumerated() {
                     images.bind(write.row, column, to: update, at: Int32(index + 1))
                 }
-                for column in columns.indices where !keyColumns.contains(column) {
+                for column in writes.setColumns {
                     images.bind(write.row, column, to: update, at: Int32(keyColumns.count + column + 1))
                 }
                 _ = try update.execute()
             case .insert:
                 for column in columns.indices {
-                    images.bind(write.row, column, to: insert, at: Int32(column + 1))
+                    images.bind(write.row, column, to: writes.insert, at: Int32(column + 1))
                 }
-                _ = try insert.execute()
+                _ = try writes.insert.execute()
             }
         }
         return same

@@ -11,8 +11,8 @@ import GTFS
 /// unchanged, and only the changes are written, one row per statement in key order (deletes and updates
 /// by key, inserts from the staging copy). Tables without a key (`feed_info`, `attributions`) are compared
 /// as multisets of rows and, when they differ, rewritten whole. A grouped table with known group digests
-/// reads only the groups that differ (see ``GroupFilter``), compares most of them in memory while the file
-/// is parsed (``GroupComparer``), and stages only their rows that differ.
+/// reads only the groups that differ (see ``GroupFilter``) and compares most of them in memory while the
+/// file is parsed, writing their differences at once (``GroupComparer``).
 ///
 /// Everything happens inside the caller's transaction, between ``attachScratch(_:)`` and ``detachScratch(_:)``.
 struct TableDiff {
@@ -28,8 +28,6 @@ struct TableDiff {
     let key: [String]?
     /// For a grouped table whose stored groups are known: which groups to stage and compare.
     var filter: GroupFilter?
-    /// The keys the diff writes, with what happens to them (a ``Write``), in the scratch database.
-    static let diffKeys = "\(scratch).gtfs_diff_keys"
 
     /// Creates the staging copy (empty) of `file`'s table.
     ///
@@ -47,12 +45,6 @@ struct TableDiff {
         // The same columns and key (not the post-load indexes): the copy refuses the same duplicate rows.
         for statement in storeTable.createStatements(named: stage, schema: Self.scratch) {
             try db.execute(sql: statement)
-        }
-        let keyNames = (key ?? columns).indices.map { "k\($0)" }
-        try db.execute(sql: "CREATE TABLE \(Self.diffKeys) (kind INTEGER NOT NULL, \(keyNames.joined(separator: ", ")))")
-        if key != nil {
-            // The write reads the keys in key order, and a group that comes back forgets its keys by group.
-            try db.execute(sql: "CREATE INDEX \(Self.diffKeys)_order ON gtfs_diff_keys (\(keyNames.joined(separator: ", ")))")
         }
         if comparesGroups, let column = GroupedTables.column(for: file) {
             filter = try GroupFilter(
@@ -130,149 +122,96 @@ struct TableDiff {
         let restriction = filter.map { " AND " + $0.storedRowsCondition } ?? ""
         let old = try RawStatement(db, sql: "SELECT \(selectList) FROM main.\(table) WHERE feed = \(feed)\(restriction) ORDER BY \(order)", cached: false)
         // `feed = …` lets both reads walk the (feed, key…) index in order instead of sorting.
-        let new = try RawStatement(db, sql: "SELECT \(selectList) FROM \(Self.scratch).\(stage) WHERE feed = \(feed)\(restriction) ORDER BY \(order)", cached: false)
+        let new = try RawStatement(db, sql: "SELECT \(selectList) FROM \(Self.scratch).\(stage) WHERE feed = \(feed) ORDER BY \(order)", cached: false)
         let keyNames = keyList.indices.map { "k\($0)" }
+        let keyColumns = keyNames.joined(separator: ", ")
+        // The keys the walk finds, with what happens to them (a `Write`), in key order (the walk's order).
+        try db.execute(sql: "CREATE TABLE \(Self.scratch).gtfs_diff_keys (kind INTEGER NOT NULL, \(keyColumns))")
         let placeholders = Array(repeating: "?", count: keyList.count).joined(separator: ", ")
-        let record = try RawStatement(db, sql: "INSERT INTO \(Self.diffKeys) VALUES (?, \(placeholders))", cached: false)
+        let record = try RawStatement(db, sql: "INSERT INTO \(Self.scratch).gtfs_diff_keys VALUES (?, \(placeholders))", cached: false)
 
         var counts = TableChanges(unchanged: unchangedGroupRows + (filter?.comparedSameRows ?? 0))
         // A change names its row by the key's columns (not the key expressions): every column without a key.
         let changeKey = ChangeRecorder.keyColumns(of: file).compactMap { columns.firstIndex(of: $0).map(Int32.init) }
         let merge = MergeWalk(old: old, new: new, keyPositions: keyPositions, columnCount: Int32(columns.count))
-        // With a key, the write counts and reports every change, the comparer's included.
-        let reportsHere = key == nil
         try merge.run(isCancelled: isCancelled) { step in
             switch step {
             case .onlyOld:
-                try Self.record(.delete, from: old, keyPositions, into: record)
-                guard reportsHere else { return }
                 counts.deleted += 1
+                try Self.record(.delete, from: old, keyPositions, into: record)
                 changes?.report(.delete, of: file, columns: columns, keyPositions: changeKey, row: old)
             case .onlyNew:
-                try Self.record(.insert, from: new, keyPositions, into: record)
-                guard reportsHere else { return }
                 counts.inserted += 1
+                try Self.record(.insert, from: new, keyPositions, into: record)
                 changes?.report(.insert, of: file, columns: columns, keyPositions: changeKey, row: new)
             case .changed:
-                try Self.record(.update, from: new, keyPositions, into: record)
-                guard reportsHere else { return }
                 counts.updated += 1
+                try Self.record(.update, from: new, keyPositions, into: record)
                 changes?.report(.update, of: file, columns: columns, keyPositions: changeKey, row: new, old: old)
             case .same:
                 counts.unchanged += 1
             }
         }
-        if key == nil {
-            if !counts.isEmpty {
+        if !counts.isEmpty {
+            if key == nil {
                 // No key to address single rows: rewrite the feed's rows of the table.
                 try db.execute(sql: "DELETE FROM main.\(table) WHERE feed = \(feed)")
                 try db.execute(sql: "INSERT INTO main.\(table) (feed, \(columns.joined(separator: ", "))) SELECT \(feed), \(columns.joined(separator: ", ")) FROM \(Self.scratch).\(stage)")
+            } else {
+                try write(db, keyList: keyList, keyNames: keyNames, selected: selected)
             }
-        } else {
-            try write(db, keyList: keyList, keyNames: keyNames, selected: selected, changeKey: changeKey, changes: changes, counts: &counts)
         }
         try filter?.comparer?.finish(db, changes: changes, counts: &counts)
         try filter?.updateStoredGroups(db)
         // The staged rows stay until the scratch database is detached: dropping them here would walk every page.
-        try db.execute(sql: "DROP TABLE \(Self.diffKeys)")
+        try db.execute(sql: "DROP TABLE \(Self.scratch).gtfs_diff_keys")
         return counts
     }
 
-    /// What happens to a key, as `gtfs_diff_keys` stores it.
+    /// What happens to a key, as `gtfs_diff_keys` and a ``GroupComparer``'s undo log store it.
     enum Write: Int64 {
         case delete, update, insert
     }
 
-    /// Writes the differences the walk and the comparer recorded, one row per statement, in key order: the
-    /// table's pages are visited once, in order. Counts each change and reports it to `changes` (an update
-    /// or delete with the stored row, read just before it is written). A key whose new row the staging copy
-    /// refused is not inserted, and its stored row is deleted. A cancel interrupts SQLite, which fails every
-    /// statement started while the read of the keys runs.
-    ///
-    /// One statement per row, not `DELETE … IN (SELECT …)` or `INSERT OR REPLACE … SELECT`: a statement that
-    /// writes several rows and may fail halfway keeps a statement journal, the old content of every page it
-    /// changes, and a 1 % change of stop_times changes most of the table's pages. A single-row `INSERT`, or
-    /// a `DELETE` or `UPDATE` by the whole key, needs none.
-    private func write(
-        _ db: Database, keyList: [String], keyNames: [String], selected: [String], changeKey: [Int32], changes: ChangeRecorder?,
-        counts: inout TableChanges
-    ) throws {
-        let keyCondition = (["feed = \(feed)"] + keyList.enumerated().map { "\($1) = ?\($0 + 1)" }).joined(separator: " AND ")
-        let delete = try RawStatement(db, sql: "DELETE FROM main.\(table) WHERE \(keyCondition)", cached: false)
-        // Every column but the plain key columns: a key expression's column (`ifnull(agency_id, '')`) may
-        // still change (NULL to '').
-        let setColumns = columns.indices.filter { !keyList.contains(columns[$0]) }
-        let setList = setColumns.map { "\(columns[$0]) = ?\(keyList.count + $0 + 1)" }.joined(separator: ", ")
-        let update = setColumns.isEmpty
-            ? nil : try RawStatement(db, sql: "UPDATE main.\(table) SET \(setList) WHERE \(keyCondition)", cached: false)
-        let insert = try RawStatement(
-            db, sql: "INSERT INTO main.\(table) (feed, \(columns.joined(separator: ", "))) VALUES (\(feed), \(columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))",
-            cached: false)
-        let stored = changes == nil
-            ? nil : try RawStatement(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM main.\(table) WHERE \(keyCondition)", cached: false)
-        // Each key with its new row (none for a delete): the kind, the key values, whether the staging copy
-        // holds the row, then its columns (unqualified names are the staging copy's: the key list's columns
-        // are kind, k0, k1, …).
+    /// Writes the differences the walk recorded, one row per statement (see ``KeyedWrites``), in key order:
+    /// the table's pages are visited once, in order. A cancel interrupts SQLite, which fails every statement
+    /// started while the read of the keys runs.
+    private func write(_ db: Database, keyList: [String], keyNames: [String], selected: [String]) throws {
+        let writes = try KeyedWrites(db, table: table, feed: feed, columns: columns, key: keyList)
+        // Each key with its new row (none for a delete): the kind, the key values, then the staging copy's
+        // columns (unqualified names are the staging copy's: the key list's columns are kind, k0, k1, …).
         let join = (["s.feed = \(feed)"] + zip(keyList, keyNames).map { "\($0) = d.\($1)" }).joined(separator: " AND ")
         let rows = try RawStatement(
             db, sql: """
-                SELECT d.kind, \(keyNames.map { "d.\($0)" }.joined(separator: ", ")), s.feed IS NOT NULL, \(selected.joined(separator: ", "))
-                FROM \(Self.diffKeys) AS d LEFT JOIN \(Self.scratch).\(stage) AS s ON \(join) ORDER BY \(keyNames.map { "d.\($0)" }.joined(separator: ", "))
+                SELECT d.kind, \(keyNames.map { "d.\($0)" }.joined(separator: ", ")), \(selected.joined(separator: ", "))
+                FROM \(Self.scratch).gtfs_diff_keys AS d LEFT JOIN \(Self.scratch).\(stage) AS s ON \(join) ORDER BY d.rowid
                 """, cached: false)
-        defer {
-            rows.reset()
-            stored?.reset()
-        }
-        let staged = Int32(1 + keyList.count)
-        let firstColumn = staged + 1
-        let newKey = changeKey.map { firstColumn + $0 }
-        /// Reads the stored row of the current key into `stored`.
-        func readStored() throws -> Bool {
-            guard let stored else { return false }
-            for position in keyList.indices {
-                stored.bind(Int32(position + 1), valueOf: Int32(position + 1), in: rows)
-            }
-            return try stored.step()
-        }
+        defer { rows.reset() }
+        let firstColumn = Int32(1 + keyList.count)
         while try rows.step() {
-            var kind = rows.int64(0).flatMap(Write.init(rawValue:))
-            if kind != .delete, rows.integer(staged) == 0 {
-                // The staging copy refused the new row: the key ends up without a row.
-                kind = kind == .update ? .delete : nil
-            }
-            switch kind {
+            switch rows.int64(0).flatMap(Write.init(rawValue:)) {
             case .delete:
-                if let stored, try readStored() { changes?.report(.delete, of: file, columns: columns, keyPositions: changeKey, row: stored) }
                 for position in keyList.indices {
-                    delete.bind(Int32(position + 1), valueOf: Int32(position + 1), in: rows)
+                    writes.delete.bind(Int32(position + 1), valueOf: Int32(position + 1), in: rows)
                 }
-                _ = try delete.execute()
-                counts.deleted += 1
+                _ = try writes.delete.execute()
             case .update:
-                guard let update else { continue }
-                if try readStored() {
-                    changes?.report(
-                        .update, of: file, columns: columns, keyPositions: newKey, row: rows, rowOffset: firstColumn, old: stored)
-                }
+                guard let update = writes.update else { continue }
                 for position in keyList.indices {
                     update.bind(Int32(position + 1), valueOf: Int32(position + 1), in: rows)
                 }
-                for column in setColumns {
+                for column in writes.setColumns {
                     update.bind(Int32(keyList.count + column + 1), valueOf: firstColumn + Int32(column), in: rows)
                 }
                 _ = try update.execute()
-                counts.updated += 1
             case .insert:
-                changes?.report(.insert, of: file, columns: columns, keyPositions: newKey, row: rows, rowOffset: firstColumn)
                 for column in columns.indices {
-                    insert.bind(Int32(column + 1), valueOf: firstColumn + Int32(column), in: rows)
+                    writes.insert.bind(Int32(column + 1), valueOf: firstColumn + Int32(column), in: rows)
                 }
-                _ = try insert.execute()
-                counts.inserted += 1
+                _ = try writes.insert.execute()
             case nil:
                 continue
             }
-            stored?.reset()
         }
     }
 
