@@ -32,8 +32,6 @@ struct GroupComparer {
     private let log: RawStatement
     /// The undo log, `gtfs_scratch.gtfs_undo_stop_times`.
     let undo: String
-    /// Copies the rows of a group into staging.
-    private let copyGroup: RawStatement
     /// Counts the rows of a group that its comparison inserted or updated.
     private let countWritten: RawStatement
     private let revertStatements: [RawStatement]
@@ -42,9 +40,8 @@ struct GroupComparer {
     static let undoPrefix = "gtfs_undo_"
 
     /// Prepares the comparison of `file`'s groups with the stored rows of `feed`, and creates the undo log.
-    /// - Parameter stagingTable: where ``revert(_:)`` copies the rows a comparison left.
     /// - Throws: `DatabaseError`.
-    init(_ db: Database, file: GTFSFile, feed: Int64, groupColumn: String, stagingTable: String) throws {
+    init(_ db: Database, file: GTFSFile, feed: Int64, groupColumn: String) throws {
         self.file = file
         self.feed = feed
         let table = StoreTable(file)
@@ -66,9 +63,6 @@ struct GroupComparer {
             db, sql: "INSERT INTO \(undo) VALUES (?1, \(columns.indices.map { "?\($0 + 2)" }.joined(separator: ", ")))", cached: false)
         let sameKey = table.keyColumns.map { "u.\($0) = main.\(name).\($0)" }.joined(separator: " AND ")
         let (deleted, updated, inserted) = (TableDiff.Write.delete.rawValue, TableDiff.Write.update.rawValue, TableDiff.Write.insert.rawValue)
-        copyGroup = try RawStatement(
-            db, sql: "INSERT INTO \(stagingTable) (feed, \(list)) SELECT feed, \(list) FROM main.\(name) WHERE feed = \(feed) AND \(groupColumn) = ?1",
-            cached: false)
         countWritten = try RawStatement(
             db, sql: "SELECT count(*) FROM \(undo) WHERE \(groupColumn) = ?1 AND kind <> \(deleted)", cached: false)
         revertStatements = try [
@@ -151,13 +145,11 @@ struct GroupComparer {
         return same
     }
 
-    /// Puts the stored rows of a compared group back as they were, after copying the rows the comparison
-    /// left (the group's first part in the file) into the staging copy.
-    /// - Returns: the rows of the group the comparison had found unchanged.
+    /// Puts the stored rows of a compared group back as they were (the caller has copied the rows the
+    /// comparison left, the group's first part in the file, elsewhere).
+    /// - Returns: the rows of the group the comparison inserted or updated.
     /// - Throws: `DatabaseError`.
     func revert(_ key: String) throws -> Int {
-        copyGroup.bind(1, key)
-        let copied = try copyGroup.execute()
         countWritten.bind(1, key)
         let written = try countWritten.step() ? countWritten.integer(0) : 0
         countWritten.reset()
@@ -165,7 +157,7 @@ struct GroupComparer {
             statement.bind(1, key)
             try statement.execute()
         }
-        return copied - Int(written)
+        return Int(written)
     }
 
     /// Counts the changes the comparisons wrote and reports them to `changes`, in key order.

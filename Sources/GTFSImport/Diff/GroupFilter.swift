@@ -33,13 +33,14 @@ struct GroupFilter {
     private var joiner = GroupRunJoiner(keepsSegments: true)
     private let lookupStored: RawStatement
     private let lookupSeen: RawStatement
-    /// Adds a group's decision, unless the group was seen before (then it changes nothing).
+    /// Adds a group's decision, unless the group was seen before (then it changes nothing). A stored group
+    /// the in-order cursor passed (marked deleted) is seen for the first time: it gets the decision.
     private let claim: RawStatement
     private let markRepeat: RawStatement
     private let copyStored: RawStatement
     private let invalidateGroup: RawStatement
-    /// Compares changed groups in memory; `nil` when every changed group is staged.
-    let comparer: GroupComparer?
+    /// Compares changed groups in memory.
+    let comparer: GroupComparer
     /// Marks a group that the comparer left to staging.
     private let markStaged: RawStatement
     /// The rows of groups compared in memory that were found unchanged.
@@ -56,7 +57,6 @@ struct GroupFilter {
     private let markPassed: RawStatement
     /// Records the unchanged groups seen in order, up to a key (`?1`).
     private let copyStoredUpTo: RawStatement
-    private let reclaim: RawStatement
 
     /// States in the scratch table.
     static let same = 0, staged = 1, deleted = 2, compared = 3
@@ -65,10 +65,9 @@ struct GroupFilter {
     /// - Parameters:
     ///   - stagingTable: the qualified staging copy of the table.
     ///   - columns: the table's columns without `feed`.
-    ///   - comparesInMemory: whether changed groups are compared in memory (``GroupComparer``).
     /// - Throws: `DatabaseError`.
     init(
-        _ db: Database, file: GTFSFile, feed: Int64, column: String, stagingTable: String, columns: [String], comparesInMemory: Bool
+        _ db: Database, file: GTFSFile, feed: Int64, column: String, stagingTable: String, columns: [String]
     ) throws {
         self.feed = feed
         self.column = column
@@ -83,7 +82,11 @@ struct GroupFilter {
         lookupStored.bind(2, table)
         lookupSeen = try RawStatement(db, sql: "SELECT state FROM \(groups) WHERE group_key = ?")
         claim = try RawStatement(
-            db, sql: "INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+            db, sql: """
+                INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (group_key) DO UPDATE SET digest_a = excluded.digest_a, digest_b = excluded.digest_b, rows = excluded.rows,
+                state = excluded.state WHERE state = \(Self.deleted)
+                """)
         markRepeat = try RawStatement(
             db, sql: "UPDATE \(groups) SET state = \(Self.staged), digest_a = NULL, digest_b = NULL, rows = rows + ? WHERE group_key = ?")
         let list = columns.joined(separator: ", ")
@@ -106,8 +109,7 @@ struct GroupFilter {
                 SELECT group_key, digest_a, digest_b, rows, \(Self.same) FROM main.feed_groups
                 WHERE feed = \(feed) AND table_name = '\(table)' AND group_key <= ?1 AND group_key NOT IN (SELECT group_key FROM \(groups))
                 """, cached: false)
-        reclaim = try RawStatement(db, sql: "UPDATE \(groups) SET digest_a = ?2, digest_b = ?3, rows = ?4, state = ?5 WHERE group_key = ?1", cached: false)
-        comparer = comparesInMemory ? try GroupComparer(db, file: file, feed: feed, groupColumn: column, stagingTable: stagingTable) : nil
+        comparer = try GroupComparer(db, file: file, feed: feed, groupColumn: column)
     }
 
     /// Decides the groups a batch completes.
@@ -147,7 +149,7 @@ struct GroupFilter {
                     continue
                 }
             }
-            let compares = !same && comparer != nil && !group.refused
+            let compares = !same && !group.refused
             let state = Int64(same ? Self.same : compares ? Self.compared : Self.staged)
             claim.bind(1, key)
             claim.bind(2, group.digest.storedA)
@@ -155,36 +157,26 @@ struct GroupFilter {
             claim.bind(4, Int64(group.digest.rows))
             claim.bind(5, state)
             if try claim.execute() == 0 {
+                // Seen before: its rows were not together in the file. Stage all of them, digest unknown;
+                // when its first part was skipped, the stored rows (equal to that part) go to staging first.
                 lookupSeen.bind(1, key)
                 let seen = try lookupSeen.step() ? lookupSeen.int64(0) : nil
                 lookupSeen.reset()
-                if seen == Int64(Self.deleted) {
-                    // Passed by the cursor while the file was in order, and first seen now: a fresh group.
-                    reclaim.bind(1, key)
-                    reclaim.bind(2, group.digest.storedA)
-                    reclaim.bind(3, group.digest.storedB)
-                    reclaim.bind(4, Int64(group.digest.rows))
-                    reclaim.bind(5, state)
-                    try reclaim.execute()
-                } else {
-                    // Seen before: its rows were not together in the file. Stage all of them, digest unknown;
-                    // when its first part was skipped, the stored rows (equal to that part) go to staging first.
-                    if seen == Int64(Self.same) {
-                        copyStored.bind(2, key)
-                        try copyStored.execute()
-                    } else if seen == Int64(Self.compared), let comparer {
-                        comparedSameRows -= try comparer.revert(key)
-                    }
-                    markRepeat.bind(1, Int64(group.digest.rows))
-                    markRepeat.bind(2, key)
-                    try markRepeat.execute()
-                    stage.append(group)
-                    continue
+                if seen == Int64(Self.same) || seen == Int64(Self.compared) {
+                    copyStored.bind(2, key)
+                    let copied = try copyStored.execute()
+                    // A compared first part: the rows its comparison left go to staging, the stored rows back.
+                    if seen == Int64(Self.compared) { comparedSameRows -= copied - (try comparer.revert(key)) }
                 }
+                markRepeat.bind(1, Int64(group.digest.rows))
+                markRepeat.bind(2, key)
+                try markRepeat.execute()
+                stage.append(group)
+                continue
             }
             if same {
                 skipped += group.digest.rows
-            } else if compares, let comparer, let same = try comparer.compare(group, key: key) {
+            } else if compares, let same = try comparer.compare(group, key: key) {
                 skipped += group.digest.rows
                 comparedSameRows += same
             } else {
@@ -259,22 +251,14 @@ struct GroupFilter {
     /// - Throws: `DatabaseError`.
     func markDeletedGroups(_ db: Database) throws {
         storedInOrder.reset()
-        if inOrder {
-            // The groups the cursor did not reach yet.
-            try db.execute(
-                sql: """
-                    INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state)
-                    SELECT group_key, NULL, NULL, rows, \(Self.deleted) FROM main.feed_groups
-                    WHERE feed = ? AND table_name = ? AND (?3 IS NULL OR group_key > ?3)
-                    """, arguments: [feed, table, lastKey])
-            return
-        }
+        // In order, the unchanged groups have no row here: the unseen ones are those the cursor did not reach.
+        let unseen = inOrder ? "(?3 IS NULL OR group_key > ?3)" : "group_key NOT IN (SELECT group_key FROM \(groups))"
         try db.execute(
             sql: """
                 INSERT INTO \(groups) (group_key, digest_a, digest_b, rows, state)
                 SELECT group_key, NULL, NULL, rows, \(Self.deleted) FROM main.feed_groups
-                WHERE feed = ? AND table_name = ? AND group_key NOT IN (SELECT group_key FROM \(groups))
-                """, arguments: [feed, table])
+                WHERE feed = ?1 AND table_name = ?2 AND \(unseen)
+                """, arguments: inOrder ? [feed, table, lastKey] : [feed, table])
     }
 
     /// The rows of the groups found unchanged (not staged, not walked).

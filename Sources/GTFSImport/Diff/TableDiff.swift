@@ -48,8 +48,7 @@ struct TableDiff {
         }
         if comparesGroups, let column = GroupedTables.column(for: file) {
             filter = try GroupFilter(
-                db, file: file, feed: feed, column: column, stagingTable: "\(Self.scratch).\(stage)", columns: columns,
-                comparesInMemory: true)
+                db, file: file, feed: feed, column: column, stagingTable: "\(Self.scratch).\(stage)", columns: columns)
         }
     }
 
@@ -161,7 +160,7 @@ struct TableDiff {
                 try write(db, keyList: keyList, keyNames: keyNames, selected: selected)
             }
         }
-        try filter?.comparer?.finish(db, changes: changes, counts: &counts)
+        try filter?.comparer.finish(db, changes: changes, counts: &counts)
         try filter?.updateStoredGroups(db)
         // The staged rows stay until the scratch database is detached: dropping them here would walk every page.
         try db.execute(sql: "DROP TABLE \(Self.scratch).gtfs_diff_keys")
