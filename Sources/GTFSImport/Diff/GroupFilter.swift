@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 import GTFS
 
@@ -230,14 +229,7 @@ struct GroupFilter {
     /// Bytewise order of a stored text and `key`, as SQLite's BINARY collation orders them.
     private static func byteOrder(_ stored: UnsafeRawBufferPointer, _ key: String) -> Int {
         var key = key
-        return key.withUTF8 { bytes in
-            let common = min(stored.count, bytes.count)
-            if common > 0, let a = stored.baseAddress, let b = bytes.baseAddress {
-                let order = memcmp(a, b, common)
-                if order != 0 { return order < 0 ? -1 : 1 }
-            }
-            return stored.count < bytes.count ? -1 : stored.count > bytes.count ? 1 : 0
-        }
+        return key.withUTF8 { MergeWalk.bytewiseOrder(stored.baseAddress, stored.count, UnsafeRawPointer($0.baseAddress), $0.count) }
     }
 
     /// Forgets the digest of a group the store refused a row of (it is compared row by row next time).

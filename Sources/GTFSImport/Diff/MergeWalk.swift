@@ -134,10 +134,15 @@ struct MergeWalk {
     private static func compareBytes(_ x: OpaquePointer?, _ y: OpaquePointer?, text: Bool) -> Int {
         let pointerX = text ? sqlite3_value_text(x).map(UnsafeRawPointer.init) : sqlite3_value_blob(x)
         let pointerY = text ? sqlite3_value_text(y).map(UnsafeRawPointer.init) : sqlite3_value_blob(y)
-        let countX = Int(sqlite3_value_bytes(x)), countY = Int(sqlite3_value_bytes(y))
+        return bytewiseOrder(pointerX, Int(sqlite3_value_bytes(x)), pointerY, Int(sqlite3_value_bytes(y)))
+    }
+
+    /// The BINARY collation's order of `countX` bytes at `x` and `countY` bytes at `y`: bytewise, the
+    /// shorter first on a common prefix.
+    static func bytewiseOrder(_ x: UnsafeRawPointer?, _ countX: Int, _ y: UnsafeRawPointer?, _ countY: Int) -> Int {
         let common = min(countX, countY)
-        if common > 0, let pointerX, let pointerY {
-            let order = memcmp(pointerX, pointerY, common)
+        if common > 0, let x, let y {
+            let order = memcmp(x, y, common)
             if order != 0 { return order < 0 ? -1 : 1 }
         }
         return countX < countY ? -1 : countX > countY ? 1 : 0

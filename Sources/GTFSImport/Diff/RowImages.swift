@@ -105,13 +105,11 @@ struct RowImages {
         case .real(let number):
             return Self.order(number, sqlite3_value_double(stored))
         case .text(let start, let count):
-            let storedCount = Int(sqlite3_value_bytes(stored))
-            let common = min(count, storedCount)
-            if common > 0, let bytes = sqlite3_value_text(stored) {
-                let order = text.withUnsafeBufferPointer { $0.baseAddress.map { memcmp($0 + start, bytes, common) } ?? 0 }
-                if order != 0 { return order < 0 ? -1 : 1 }
+            return text.withUnsafeBytes {
+                MergeWalk.bytewiseOrder(
+                    $0.baseAddress.map { $0 + start }, count, sqlite3_value_text(stored).map(UnsafeRawPointer.init),
+                    Int(sqlite3_value_bytes(stored)))
             }
-            return Self.order(count, storedCount)
         }
     }
 
@@ -126,12 +124,9 @@ struct RowImages {
         case (.real(let i), .integer(let j)): return Self.order(i, Double(j))
         case (.real(let i), .real(let j)): return Self.order(i, j)
         case (.text(let startX, let countX), .text(let startY, let countY)):
-            let common = min(countX, countY)
-            if common > 0 {
-                let order = text.withUnsafeBufferPointer { $0.baseAddress.map { memcmp($0 + startX, $0 + startY, common) } ?? 0 }
-                if order != 0 { return order < 0 ? -1 : 1 }
+            return text.withUnsafeBytes {
+                MergeWalk.bytewiseOrder($0.baseAddress.map { $0 + startX }, countX, $0.baseAddress.map { $0 + startY }, countY)
             }
-            return Self.order(countX, countY)
         default:
             return 0
         }
