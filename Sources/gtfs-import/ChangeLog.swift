@@ -140,34 +140,16 @@ final class ChangeLog: Sendable {
         state.buffer.removeAll(keepingCapacity: true)
     }
 
-    /// A value as JSON: numbers bare, text quoted, times as `HH:MM:SS`.
+    /// A value as JSON: as the store holds it, except times, as `HH:MM:SS`.
     private static func json(_ value: RowChange.Value, time: Bool) -> String {
-        switch value {
-        case .null: return "null"
-        case .integer(let number):
-            if time, let seconds = Int32(exactly: number), seconds >= 0 { return quoted(GTFSTime(seconds: seconds).description) }
-            return String(number)
-        case .real(let number): return number.isFinite ? String(number) : "null"
-        case .text(let text): return quoted(text)
+        if time, case .integer(let number) = value, let seconds = Int32(exactly: number), seconds >= 0 {
+            return quoted(GTFSTime(seconds: seconds).description)
         }
+        return JSONLiteral.value(value)
     }
 
     /// `text` as a JSON string.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONLiteral.string(text) }
 }
 
 /// Why the change log could not be written.

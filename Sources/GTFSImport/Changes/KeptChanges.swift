@@ -31,10 +31,10 @@ final class KeptChanges: @unchecked Sendable {
     /// Keeps one row change (of an incremental import).
     func keep(_ change: RowChange) {
         guard keepsRows, failure == nil else { return }
-        let key = "{" + change.key.map { Self.quoted($0.column) + ":" + Self.json($0.value) }.joined(separator: ",") + "}"
+        let key = "{" + change.key.map { JSONLiteral.string($0.column) + ":" + JSONLiteral.value($0.value) }.joined(separator: ",") + "}"
         let columns = change.updates.isEmpty
             ? nil
-            : "{" + change.updates.map { Self.quoted($0.column) + ":{\"old\":" + Self.json($0.old) + ",\"new\":" + Self.json($0.new) + "}" }
+            : "{" + change.updates.map { JSONLiteral.string($0.column) + ":{\"old\":" + JSONLiteral.value($0.old) + ",\"new\":" + JSONLiteral.value($0.new) + "}" }
                 .joined(separator: ",") + "}"
         write(table: GTFSSchema.tableName(for: change.file), kind: change.kind.rawValue, key: key, columns: columns)
     }
@@ -63,29 +63,5 @@ final class KeptChanges: @unchecked Sendable {
         } catch {
             failure = error
         }
-    }
-
-    /// A value as JSON, as the store holds it.
-    private static func json(_ value: RowChange.Value) -> String {
-        switch value {
-        case .null: "null"
-        case .integer(let number): String(number)
-        case .real(let number): number.isFinite ? String(number) : "null"
-        case .text(let text): quoted(text)
-        }
-    }
-
-    /// `text` as a JSON string.
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20: result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
