@@ -1,5 +1,6 @@
 import Foundation
 import GTFS
+import Synchronization
 
 /// The content hashes of the files an incremental import assumed unchanged because their zip entry's
 /// CRC-32 equals the stored one, computed on a thread of their own while the import parses and writes
@@ -15,8 +16,9 @@ final class HashConfirmation: @unchecked Sendable {
     // Guarded by `condition`.
     private var finished = false
     private var matched = false
-    private var abandoned = false
     private var elapsed: Duration = .zero
+    /// Polled once per line of the files being hashed: an atomic, not the condition's lock.
+    private let abandoned = Atomic<Bool>(false)
 
     /// Starts hashing `entries`, each against the hash the store holds for it.
     /// - Parameter isCancelled: polled while hashing, as the import's cancel.
@@ -28,7 +30,7 @@ final class HashConfirmation: @unchecked Sendable {
             for (entry, hash) in entries where matches {
                 do {
                     let found = try entry.contentHash(chunkSize: options.chunkSize, maxLineLength: options.maxLineLength) {
-                        !self.isAbandoned && !isCancelled()
+                        !self.abandoned.load(ordering: .relaxed) && !isCancelled()
                     }
                     matches = found == hash
                 } catch {
@@ -63,17 +65,9 @@ final class HashConfirmation: @unchecked Sendable {
         return elapsed
     }
 
-    /// Stops the hashing at its next chunk and waits for its thread to end.
+    /// Stops the hashing at its next line and waits for its thread to end.
     func finish() {
-        condition.lock()
-        abandoned = true
-        condition.unlock()
+        abandoned.store(true, ordering: .relaxed)
         _ = confirmed()
-    }
-
-    private var isAbandoned: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return abandoned
     }
 }
