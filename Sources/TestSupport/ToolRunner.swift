@@ -59,6 +59,18 @@ public enum ToolRunner {
             kill(process.processIdentifier, signal)
         }
 
+        /// Waits at most `timeout` for the end; a tool still running then is killed (SIGKILL).
+        ///
+        /// - Returns: what it printed, or `nil` when it had to be killed.
+        public func wait(timeout: Duration) -> Output? {
+            let start = ContinuousClock.now
+            while process.isRunning && ContinuousClock.now - start < timeout { Thread.sleep(forTimeInterval: 0.01) }
+            guard process.isRunning else { return wait() }
+            send(SIGKILL)
+            _ = wait()
+            return nil
+        }
+
         /// Waits for the end and returns what it printed.
         public func wait() -> Output {
             process.waitUntilExit()
@@ -68,6 +80,10 @@ public enum ToolRunner {
                 stdout: output.data(), stderr: String(decoding: errors.data(), as: UTF8.self))
         }
     }
+
+    /// A test that writes to a tool's input (a pipe, a FIFO) must see an error when the tool has stopped
+    /// reading, not end the whole test process with SIGPIPE.
+    public static let ignoresBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// The folder holding the test bundle and the package's executables (`.build/debug`).
     public static let productsDirectory: URL = {
@@ -101,6 +117,7 @@ public enum ToolRunner {
     public static func start(
         _ tool: String, _ arguments: [String], wrapper: [String] = [], directory: String? = nil, environment: [String: String] = [:]
     ) throws -> Running {
+        _ = ignoresBrokenPipes
         let process = Process()
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }

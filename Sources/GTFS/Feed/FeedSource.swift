@@ -43,22 +43,29 @@ public enum FeedSource: Sendable {
             self = .standardInput(table: table)
             return
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        let kind: PathKind
+        do {
+            kind = try PathKind(path)
+        } catch {
             let isURL = ["http://", "https://", "ftp://", "file://"].contains { path.lowercased().hasPrefix($0) }
-            throw GTFSError(.unreadable, file: path, message: isURL ? "URLs are not supported: download the feed first" : "does not exist")
+            throw isURL ? GTFSError(.unreadable, file: path, message: "URLs are not supported: download the feed first") : error
         }
-        if isDirectory.boolValue {
+        switch kind {
+        case .directory:
             self = .directory(path: path)
-        } else if FeedSource.hasZipMagic(path) {
+        case .regularFile where FeedSource.hasZipMagic(path):
             self = .zip(path: path)
-        } else if path.lowercased().hasSuffix(".zip") {
+        case .regularFile where path.lowercased().hasSuffix(".zip"):
             throw GTFSError(.unreadable, file: path, message: "is not a zip archive")
-        } else {
+        case .regularFile, .stream:
+            // A pipe, FIFO or device is not opened here: its first bytes would be gone when the import opens it
+            // again (and a FIFO's second open waits for a writer that has left). The reader that opens it once
+            // sniffs gzip, zip and UTF-16 from memory.
             self = .file(path: path, table: table)
         }
     }
 
+    /// Whether the regular file at `path` starts as a zip archive does.
     private static func hasZipMagic(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
@@ -98,10 +105,12 @@ public enum FeedSource: Sendable {
             } catch {
                 throw GTFSError(.unreadable, file: path, message: "cannot list the directory")
             }
-            unordered = names.filter { !$0.hasPrefix(".") }.sorted().compactMap { name in
+            unordered = try names.filter { !$0.hasPrefix(".") }.sorted().compactMap { name in
                 let full = (path as NSString).appendingPathComponent(name)
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                do {
+                    guard try PathKind(full) != .directory else { return nil }
+                } catch where GTFSFile(fileName: name) == nil {
+                    // Not a table the import would read: a broken link there changes nothing.
                     return nil
                 }
                 return Self.fileEntry(path: full, name: name, table: nil)
