@@ -14,37 +14,31 @@ import Platform
 /// {"summary":{"stop_times":{"inserted":0,"updated":1,"deleted":0}},"complete":true}
 /// ```
 ///
-/// Values are as the database stores them, except times, written as GTFS writes them (`25:03:00`). A file
-/// is written under a temporary name and gets its own only when the import has committed, so a failed
-/// import leaves none; standard output gets a last line `{"complete":false,"error":…}` instead.
+/// Values are as the database stores them, except times, written as GTFS writes them (`25:03:00`). The
+/// lines and the summary are written before the import commits, and its commit waits until they are
+/// (``prepareCommit()``), so a committed import never lacks its change list. A regular file is written
+/// under a temporary name and gets its own only when the import has committed, so a failed import leaves
+/// none; a stream (standard output, a device, a FIFO) gets a last line `{"complete":false,"error":…}`
+/// instead (see ``ChangeLogTarget``).
 final class ChangeLog: Sendable {
     private struct State {
-        var output: Int32
         var buffer: [UInt8] = []
         var counts: [GTFSFile: (inserted: Int, updated: Int, deleted: Int)] = [:]
         var timeColumns: [GTFSFile: Set<String>] = [:]
         var failure: String?
+        var summaryWritten = false
     }
 
     /// Where the lines go: `-` for standard output.
     let path: String
-    private let temporaryPath: String?
-    private let state: Mutex<State>
+    private let target: ChangeLogTarget
+    private let state = Mutex(State())
 
-    /// Opens the output: standard output for `-`, else a new temporary file next to `path`.
-    /// - Throws: a message when the file cannot be created.
+    /// Opens the output (see ``ChangeLogTarget``).
+    /// - Throws: a message when it cannot be opened or created.
     init(path: String) throws(ChangeLogError) {
         self.path = path
-        guard path != "-" else {
-            temporaryPath = nil
-            state = Mutex(State(output: STDOUT_FILENO))
-            return
-        }
-        let temporary = path + ".partial-" + String(UInt32.random(in: 0 ... .max), radix: 16)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ChangeLogError("cannot create \(temporary): \(System.message(forErrno: errno))") }
-        temporaryPath = temporary
-        state = Mutex(State(output: descriptor))
+        target = try ChangeLogTarget(opening: path)
     }
 
     /// Whether no change was recorded.
@@ -66,76 +60,98 @@ final class ChangeLog: Sendable {
             case .delete: counts.deleted += 1
             }
             state.counts[change.file] = counts
-            var line = "{\"table\":\(Self.quoted(change.file.rawValue)),\"feed\":\(Self.quoted(change.feed))"
-            line += ",\"change\":\"\(change.kind.rawValue)\",\"key\":{"
-            line += change.key.map { "\(Self.quoted($0.column)):\(Self.json($0.value, time: times.contains($0.column)))" }.joined(separator: ",")
-            line += "}"
-            if !change.updates.isEmpty {
-                line += ",\"columns\":{"
-                line += change.updates.map { update in
-                    let time = times.contains(update.column)
-                    return "\(Self.quoted(update.column)):{\"old\":\(Self.json(update.old, time: time)),\"new\":\(Self.json(update.new, time: time))}"
-                }.joined(separator: ",")
-                line += "}"
-            }
-            line += "}\n"
-            state.buffer += line.utf8
-            if state.buffer.count >= 1 << 16 { Self.flush(&state) }
+            state.buffer += Self.line(change, times: times).utf8
+            if state.buffer.count >= 1 << 16 { flush(&state) }
         }
     }
 
-    /// Ends the log of a committed import: the summary line, and the file under its own name.
-    /// - Throws: a message when the file cannot be written or renamed.
-    func finish() throws(ChangeLogError) {
+    /// Before the import commits: every line and the summary written, and a file's bytes on storage.
+    /// - Throws: a message when they cannot be written; the import then rolls back.
+    func prepareCommit() throws(ChangeLogError) {
         let failure: String? = state.withLock { state in
-            let tables = GTFSFile.loadOrder.compactMap { file -> String? in
-                guard let counts = state.counts[file] else { return nil }
-                return "\(Self.quoted(file.rawValue)):{\"inserted\":\(counts.inserted),\"updated\":\(counts.updated),\"deleted\":\(counts.deleted)}"
+            writeSummary(&state)
+            if state.failure == nil, case .file(_, let temporary, let descriptor) = target {
+                let code = System.flushToStorage(descriptor)
+                if code != 0 { state.failure = "cannot write the changes to \(temporary): \(System.message(forErrno: code))" }
             }
-            state.buffer += "{\"summary\":{\(tables.joined(separator: ","))},\"complete\":true}\n".utf8
-            Self.flush(&state)
             return state.failure
         }
-        if let failure {
-            discard(reason: failure)
-            throw ChangeLogError(failure)
-        }
-        guard let temporaryPath else { return }
-        state.withLock { state in
-            let code = System.flushToStorage(state.output)
-            if code != 0 { state.failure = "cannot write \(temporaryPath): \(System.message(forErrno: code))" }
-            close(state.output)
-        }
-        if let failure = state.withLock({ $0.failure }) {
-            unlink(temporaryPath)
-            throw ChangeLogError(failure)
-        }
-        guard rename(temporaryPath, path) == 0 else {
-            let message = "cannot rename \(temporaryPath) to \(path): \(System.message(forErrno: errno))"
-            unlink(temporaryPath)
-            throw ChangeLogError(message)
-        }
+        if let failure { throw ChangeLogError(failure) }
     }
 
-    /// Ends the log of an import that did not commit: its file is removed; standard output gets a last
-    /// line that says the changes above did not happen.
-    func discard(reason: String) {
-        state.withLock { state in
-            if let temporaryPath {
-                close(state.output)
-                unlink(temporaryPath)
-            } else {
-                state.buffer += "{\"complete\":false,\"error\":\(Self.quoted(reason))}\n".utf8
-                Self.flush(&state)
+    /// Ends the log of an import that committed (or changed nothing): a file gets its own name.
+    /// - Throws: a message when the log cannot be completed; when the import committed, a file's changes
+    ///   are then complete under its temporary name, which the message names.
+    func finish() throws(ChangeLogError) {
+        try prepareCommit()
+        switch target {
+        case .stream(let descriptor, let closes):
+            if closes { close(descriptor) }
+        case .file(let path, let temporary, let descriptor):
+            close(descriptor)
+            guard rename(temporary, path) == 0 else {
+                throw ChangeLogError("cannot rename \(temporary) to \(path): \(System.message(forErrno: errno)); the changes are in \(temporary)")
+            }
+            // The new name on storage too, so that a crash now does not bring the old file back.
+            let name = (path as NSString).deletingLastPathComponent
+            let folder = open(name.isEmpty ? "." : name, O_RDONLY | O_CLOEXEC)
+            if folder >= 0 {
+                _ = System.flushToStorage(folder)
+                close(folder)
             }
         }
     }
 
-    private static func flush(_ state: inout State) {
+    /// Ends the log of an import that did not commit: a file is removed; a stream gets a last line that
+    /// says the changes above did not happen.
+    func discard(reason: String) {
+        state.withLock { state in
+            switch target {
+            case .file(_, let temporary, let descriptor):
+                close(descriptor)
+                unlink(temporary)
+            case .stream(let descriptor, let closes):
+                state.buffer += "{\"complete\":false,\"error\":\(Self.quoted(reason))}\n".utf8
+                flush(&state)
+                if closes { close(descriptor) }
+            }
+        }
+    }
+
+    /// The summary line, once.
+    private func writeSummary(_ state: inout State) {
+        guard !state.summaryWritten else { return }
+        state.summaryWritten = true
+        let tables = GTFSFile.loadOrder.compactMap { file -> String? in
+            guard let counts = state.counts[file] else { return nil }
+            return "\(Self.quoted(file.rawValue)):{\"inserted\":\(counts.inserted),\"updated\":\(counts.updated),\"deleted\":\(counts.deleted)}"
+        }
+        state.buffer += "{\"summary\":{\(tables.joined(separator: ","))},\"complete\":true}\n".utf8
+        flush(&state)
+    }
+
+    /// One change as a line of JSON.
+    private static func line(_ change: RowChange, times: Set<String>) -> String {
+        var line = "{\"table\":\(quoted(change.file.rawValue)),\"feed\":\(quoted(change.feed))"
+        line += ",\"change\":\"\(change.kind.rawValue)\",\"key\":{"
+        line += change.key.map { "\(quoted($0.column)):\(json($0.value, time: times.contains($0.column)))" }.joined(separator: ",")
+        line += "}"
+        if !change.updates.isEmpty {
+            line += ",\"columns\":{"
+            line += change.updates.map { update in
+                let time = times.contains(update.column)
+                return "\(quoted(update.column)):{\"old\":\(json(update.old, time: time)),\"new\":\(json(update.new, time: time))}"
+            }.joined(separator: ",")
+            line += "}"
+        }
+        return line + "}\n"
+    }
+
+    private func flush(_ state: inout State) {
         if state.failure == nil {
-            let output = state.output
+            let output = target.descriptor
             let code = state.buffer.withUnsafeBytes { System.writeAll(output, $0) }
-            if code != 0 { state.failure = "cannot write the changes: \(System.message(forErrno: code))" }
+            if code != 0 { state.failure = "cannot write the changes to \(outputName): \(System.message(forErrno: code))" }
         }
         state.buffer.removeAll(keepingCapacity: true)
     }
@@ -150,6 +166,14 @@ final class ChangeLog: Sendable {
 
     /// `text` as a JSON string.
     static func quoted(_ text: String) -> String { JSONLiteral.string(text) }
+
+    /// The output as messages name it.
+    private var outputName: String {
+        switch target {
+        case .stream: path == "-" ? "standard output" : path
+        case .file(_, let temporary, _): temporary
+        }
+    }
 }
 
 /// Why the change log could not be written.

@@ -134,7 +134,11 @@ struct ImportCommand: ParsableCommand {
             fail("--changes: \(error); nothing was imported")
         }
         var options = self.options
-        if let changeLog { options.changeHandler = { changeLog.record($0) } }
+        if let changeLog {
+            options.changeHandler = { changeLog.record($0) }
+            // The change list is complete, and a file's on storage, before the import commits.
+            options.beforeCommit = { try changeLog.prepareCommit() }
+        }
 
         let progressQueue = DispatchQueue(label: "gtfs-import.progress")
         let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: db, queue: progressQueue)
@@ -150,8 +154,9 @@ struct ImportCommand: ParsableCommand {
             do {
                 try changeLog?.finish()
             } catch {
-                StandardError.line("\(db) was imported, but the changes were not written: \(error)")
-                System.exit(GTFSImportCommand.Status.failed)
+                if summary.changedNothing { fail("--changes: \(error); the import changed nothing") }
+                StandardError.line("\(db) was imported, but --changes: \(error)")
+                System.exit(GTFSImportCommand.Status.changesNotNamed)
             }
             try report(summary, database: db)
         case .failure(let error):

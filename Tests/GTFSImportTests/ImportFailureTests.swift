@@ -296,3 +296,49 @@ struct ImportFailureTests {
         #expect(summary.table(.stopTimes)?.rowsStored == 50_000)
     }
 }
+
+@Suite("ImportOptions.beforeCommit: runs after the last change, and its error rolls the import back")
+struct BeforeCommitTests {
+    struct Refused: Error, CustomStringConvertible {
+        var description: String { "the change log is full" }
+    }
+
+    @Test("Into a store that holds a feed, and into a path that holds nothing")
+    func refused() throws {
+        let setup = try ImportFailureTests.Setup()
+        let changes = Mutex(0)
+        let seenAtCommit = Mutex<Int?>(nil)
+        var options = ImportOptions()
+        options.changeHandler = { _ in changes.withLock { $0 += 1 } }
+        options.beforeCommit = {
+            seenAtCommit.withLock { $0 = changes.withLock { $0 } }
+            throw Refused()
+        }
+        let inPlace = ImportOperation(source: try FeedSource(path: setup.next), store: setup.store, options: options)
+        inPlace.start()
+        guard case .failure(.commitRefused(let reason))? = inPlace.result else {
+            Issue.record("expected a refused commit, got \(String(describing: inPlace.result))")
+            return
+        }
+        #expect(reason == "the change log is full")
+        // Called once every change had been told.
+        #expect(seenAtCommit.withLock { $0 } == changes.withLock { $0 })
+        #expect(changes.withLock { $0 } > 0)
+        try setup.expectUnchanged()
+
+        let newPath = setup.folder.file("new.sqlite")
+        let operation = ImportOperation(source: try FeedSource(path: setup.next), databasePath: newPath, options: options)
+        operation.start()
+        guard case .failure(.commitRefused(let reason))? = operation.result else {
+            Issue.record("expected a refused commit, got \(String(describing: operation.result))")
+            return
+        }
+        #expect(reason == "the change log is full")
+        #expect(!FileManager.default.fileExists(atPath: newPath))
+
+        // Not asked for an import in batches.
+        options.mode = .batched(rowsPerCommit: 10)
+        options.changeHandler = nil
+        #expect(throws: ImportError.self) { try options.validate() }
+    }
+}

@@ -17,6 +17,7 @@ struct AtomicCommit: CommitPolicy {
                 return .rollback
             }
             try writer.complete(db, &summary)
+            try writer.options.runBeforeCommit()
             writer.report(.committing)
             return .commit
         }

@@ -46,6 +46,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
     ///   - limit: the limit.
     ///   - first: the first rejected row's error.
     case tooManyRejected(file: String, rejected: Int, read: Int, limit: ImportOptions.RejectionLimit, first: GTFSError?)
+    /// ``ImportOptions/beforeCommit`` threw: the import rolled back, and `reason` is its error's text.
+    case commitRefused(reason: String)
 
     /// Whether this is a cancellation.
     public var isCancellation: Bool {
@@ -81,6 +83,7 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
         case .tooManyRejected(let file, let rejected, let read, let limit, let first):
             "\(GTFSError.displayable(file)): \(Count.grouped(rejected)) of \(Count.grouped(read)) rows rejected, more than the limit of \(limit)"
                 + (first.map { " (the first: \($0))" } ?? "")
+        case .commitRefused(let reason): reason
         }
     }
 

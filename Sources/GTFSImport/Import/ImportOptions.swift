@@ -114,6 +114,12 @@ public struct ImportOptions: Sendable {
     /// `replace` row per table a full import replaces. Ask `SELECT … FROM changes WHERE import_id > N` what
     /// changed since import N. For atomic imports only.
     public var keepsChanges = false
+    /// Called once on the import's writer thread when everything is written and every change was told to
+    /// ``changeHandler``, right before the commit (atomic imports that change something). An error it
+    /// throws rolls the import back: it fails with ``ImportError/commitRefused(reason:)`` and the store
+    /// is as it was. Make what must not outlive a rolled-back import durable here, e.g. a log of the
+    /// changes: after it returns the import commits, or fails and changes nothing.
+    public var beforeCommit: (@Sendable () throws -> Void)?
 
     /// Creates the default options: feed `default`, incremental when possible, atomic, lenient, references checked.
     public init() {}
@@ -130,6 +136,17 @@ public struct ImportOptions: Sendable {
         options.maxTextLength = maxTextLength
         options.hashesContent = true
         return options
+    }
+
+    /// Runs ``beforeCommit``, if set, right before an import commits.
+    /// - Throws: ``ImportError/commitRefused(reason:)`` with the text of its error.
+    package func runBeforeCommit() throws(ImportError) {
+        guard let beforeCommit else { return }
+        do {
+            try beforeCommit()
+        } catch {
+            throw .commitRefused(reason: "\(error)")
+        }
     }
 
     /// The largest ``maxBatchesInFlight``.
@@ -164,6 +181,9 @@ public struct ImportOptions: Sendable {
         }
         if case .batched = mode, changeHandler != nil {
             throw .invalidOption("changeHandler: the changes are reported only for atomic imports, not with batched commits")
+        }
+        if case .batched = mode, beforeCommit != nil {
+            throw .invalidOption("beforeCommit: batched imports commit many times; it is for atomic imports")
         }
     }
 }

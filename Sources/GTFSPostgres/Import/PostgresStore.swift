@@ -92,6 +92,7 @@ public final class PostgresStore {
         do {
             try lock(waiting: options.lockWait)
             let summary = try run.run(startedAt: started)
+            if !summary.changedNothing { try options.runBeforeCommit() }
             // An import that changes nothing leaves no trace, not even a created schema.
             try connection.execute(summary.changedNothing ? "ROLLBACK" : "COMMIT", "commit")
             run.finished()
