@@ -76,6 +76,26 @@ package enum System {
         return overflow ? .max : bytes
     }
 
+    /// The end of `path`'s chain of symbolic links: `path` itself when it is not a link, else the path
+    /// the last link names, which may not exist yet (a file created there is the one the link leads to).
+    /// A relative target counts from the folder of its link. After 40 links (the kernel's limit) it gives
+    /// the link it reached, which then fails to open with `ELOOP`.
+    package static func endOfLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0 ..< 40 {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { break }  // not a link, or nothing there
+            let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard !target.hasPrefix("/"), let slash = current.lastIndex(of: "/") else {
+                current = target
+                continue
+            }
+            current = String(current[...slash]) + target
+        }
+        return current
+    }
+
     /// The C library's text for an `errno` value (`No such file or directory`).
     package static func message(forErrno code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }

@@ -57,16 +57,12 @@ enum ChangeLogTarget: Sendable {
 
     /// The path at the end of `path`'s chain of symbolic links (which may not exist yet).
     private static func finalTarget(of path: String) throws(ChangeLogError) -> String {
-        var current = path
-        // As many links as the system itself follows (Linux's limit; Darwin's is 32).
-        for _ in 0 ..< 40 {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(current, &buffer, buffer.count - 1)
-            guard count >= 0 else { return current }  // not a link, or nothing there
-            let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let folder = (current as NSString).deletingLastPathComponent
-            current = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
+        let final = System.endOfLinks(path)
+        var status = stat()
+        // Still a link: a loop, or a chain too long to follow. Renaming over it would replace a link.
+        if lstat(final, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+            throw ChangeLogError("cannot open \(path): \(System.message(forErrno: ELOOP))")
         }
-        throw ChangeLogError("cannot open \(path): \(System.message(forErrno: ELOOP))")
+        return final
     }
 }

@@ -162,6 +162,18 @@ struct GTFSImportToolTests {
         #expect(try Self.snapshot(db) == before)
     }
 
+    @Test("--db a relative symbolic link in the current folder: the store is made where the link points")
+    func relativeLink() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("data"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link.sqlite"), withDestinationPath: "data/target.sqlite")
+        let result = try ToolRunner.run("gtfs-import", ["--db", "link.sqlite", "--quiet", Self.stops2013], directory: folder.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.counts(folder.file("data/target.sqlite"))[.stops] == 12_793)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.file("link.sqlite")) == "data/target.sqlite")
+        #expect(!FileManager.default.fileExists(atPath: "/data/target.sqlite"))
+    }
+
     @Test("Usage errors exit 2; --help documents the exit statuses")
     func usage() throws {
         let none = try ToolRunner.run("gtfs-import", [])

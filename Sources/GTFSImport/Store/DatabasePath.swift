@@ -6,18 +6,7 @@ import Platform
 enum DatabasePath {
     /// The file a path leads to: the path itself, or the end of its chain of symbolic links, also when
     /// that end does not exist yet (a new store is then created there, not at the link).
-    static func resolved(_ path: String) -> String {
-        var current = path
-        // As many links as the kernel follows before ELOOP.
-        for _ in 0 ..< 40 {
-            var status = stat()
-            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
-                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
-            else { break }
-            current = target.hasPrefix("/") ? target : (current as NSString).deletingLastPathComponent + "/" + target
-        }
-        return current
-    }
+    static func resolved(_ path: String) -> String { System.endOfLinks(path) }
 
     /// Why the path cannot hold a store, or `nil` when it can: it does not exist yet, or it is a regular
     /// file (after symbolic links). A device (`/dev/null`), a directory, a socket or a pipe cannot.

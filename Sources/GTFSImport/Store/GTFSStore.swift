@@ -53,9 +53,6 @@ public final class GTFSStore: Sendable {
     ///   written, a corrupt file).
     public init(path: String, configuration: Configuration = GTFSStore.defaultConfiguration()) throws {
         self.path = path
-        // Look before opening the pool: a DatabasePool switches the file to WAL mode, which must not happen
-        // to a database that belongs to something else.
-        try Self.checkExistingFile(at: path)
         var configuration = configuration
         configuration.prepareDatabase { db in
             // Takes effect only when the file is created (before the pool turns WAL on); a no-op later.
@@ -63,9 +60,7 @@ public final class GTFSStore: Sendable {
             // Closing never locks readers out: the writes checkpoint instead (see `checkpoint(_:)`).
             CSQLiteConfig_disableCheckpointOnClose(db.sqliteConnection)
         }
-        pool = try Self.mapNotADatabase(path: path) { try DatabasePool(path: path, configuration: configuration) }
-        // Check again under the writer's lock, in case another process changed the file meanwhile.
-        try pool.barrierWriteWithoutTransaction { db in try Self.refuseNewerSchema(db) }
+        pool = try Self.openPool(path: path, configuration: configuration)
         if configuration.readonly {
             // Nothing is written: a read-only store must already have this build's schema.
             let missing = try pool.read { db in
@@ -83,7 +78,10 @@ public final class GTFSStore: Sendable {
     }
 
     /// Opens an existing store for reading only: nothing is written, not even the marker transaction a
-    /// writable open makes when the WAL is empty, so it works on a full disk or read-only media.
+    /// writable open makes when the WAL is empty. Where reading the WAL index would need a write that
+    /// cannot happen (read-only media, a folder the user cannot write, a full disk), the file is opened
+    /// as immutable: it must not change while it is read, and it must hold every committed row (as every
+    /// import and removal leave it: its WAL empty).
     ///
     /// - Parameter path: the database file, which must exist and have this build's schema.
     /// - Throws: as ``init(path:configuration:)``, and ``StoreError/needsMigration(path:missing:)``.
@@ -140,73 +138,5 @@ public final class GTFSStore: Sendable {
     /// - Throws: `DatabaseError` when a statement is still running.
     public func close() throws {
         try pool.close()
-    }
-
-    // MARK: - Checks
-
-    /// What an existing file may be before the pool opens it.
-    private static func checkExistingFile(at path: String) throws {
-        if let problem = DatabasePath.problem(path) { throw StoreError.notAGTFSDatabase(path: path, reason: problem) }
-        guard FileManager.default.fileExists(atPath: path) else { return }
-        // A 0-byte file is an empty database to SQLite.
-        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        if size == 0 { return }
-        // An unreadable file gets SQLite's own error below.
-        if let handle = FileHandle(forReadingAtPath: path) {
-            defer { try? handle.close() }  // read-only: nothing to lose when closing fails
-            let header = try handle.read(upToCount: 16) ?? Data()
-            if header != Data("SQLite format 3\0".utf8) {
-                throw StoreError.notAGTFSDatabase(path: path, reason: "it is not an SQLite database")
-            }
-        }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.label = "GTFSStore.check"
-        try mapNotADatabase(path: path) {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            try queue.read { db in try classify(db, path: path) }
-            try queue.close()
-        }
-    }
-
-    /// Accepts an empty database or a GTFS store of a schema this build knows.
-    private static func classify(_ db: Database, path: String) throws {
-        let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-        let objects = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE substr(name, 1, 7) <> 'sqlite_' ORDER BY name")
-        let names = objects.prefix(5).map(GTFSError.displayable).joined(separator: ", ") + (objects.count > 5 ? ", …" : "")
-        if applicationID == GTFSSchema.applicationID {
-            // The id alone proves nothing: a store has run the first migration.
-            if !objects.isEmpty, try !GTFSSchema.migrator.appliedIdentifiers(db).contains(SchemaV1.identifier) {
-                throw StoreError.notAGTFSDatabase(path: path, reason: "it carries the GTFS application_id but not a GTFS schema (it holds \(names))")
-            }
-            try refuseNewerSchema(db)
-            return
-        }
-        if applicationID != 0 {
-            let hex = String(UInt32(bitPattern: applicationID), radix: 16)
-            throw StoreError.notAGTFSDatabase(path: path, reason: "its application_id 0x\(hex) belongs to another application")
-        }
-        if !objects.isEmpty {
-            throw StoreError.notAGTFSDatabase(path: path, reason: "it holds other tables (\(names))")
-        }
-    }
-
-    /// Throws ``StoreError/newerSchema(found:supported:)`` when the database holds migrations this build
-    /// does not know.
-    private static func refuseNewerSchema(_ db: Database) throws {
-        let migrator = GTFSSchema.migrator
-        guard try migrator.hasBeenSuperseded(db) else { return }
-        let known = Set(migrator.migrations)
-        let unknown = try migrator.appliedIdentifiers(db).subtracting(known).sorted()
-        throw StoreError.newerSchema(found: unknown, supported: migrator.migrations)
-    }
-
-    /// Runs `body`, turning SQLite's "file is not a database" into ``StoreError/notAGTFSDatabase(path:reason:)``.
-    private static func mapNotADatabase<T>(path: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw StoreError.notAGTFSDatabase(path: path, reason: "it is not an SQLite database")
-        }
     }
 }

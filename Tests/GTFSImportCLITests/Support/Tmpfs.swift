@@ -26,6 +26,24 @@ final class Tmpfs {
     /// A path inside the mount.
     func file(_ name: String) -> String { path + "/" + name }
 
+    /// Fills the mount to its last byte with a file named `fill`.
+    func fill() {
+        guard FileManager.default.createFile(atPath: file("fill"), contents: nil),
+            let handle = FileHandle(forWritingAtPath: file("fill"))
+        else { return }
+        defer { try? handle.close() }  // the disk is full: closing has nothing left to flush
+        for size in [1 << 20, 1 << 12, 1] {
+            let block = Data(count: size)
+            while (try? handle.write(contentsOf: block)) != nil {}
+        }
+    }
+
+    /// Makes the mount read-only.
+    /// - Throws: when remounting is refused.
+    func remountReadOnly() throws {
+        guard Self.run("/bin/mount", ["-o", "remount,ro", path]) == 0 else { throw CocoaError(.fileWriteNoPermission) }
+    }
+
     /// Bytes free in the mount.
     var freeBytes: Int64 {
         ((try? FileManager.default.attributesOfFileSystem(forPath: path)[.systemFreeSize]) as? NSNumber)?.int64Value ?? 0
