@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Foundation
 import GTFS
 import GTFSImport
 import GTFSPostgres
@@ -32,14 +33,16 @@ extension ImportCommand {
         let database = "\(store.target) schema \(schema)"
         let signals = Mutex<SignalCancellation?>(nil)
         let handler = SignalCancellation {
-            canceller.cancel()
-            // The import may be waiting for input (standard input) and not see the cancel: after a second,
-            // end the process; the server rolls back the transaction of a closed connection.
+            // The import may be waiting for input (standard input) and not see the cancel, and a server that
+            // does not answer (stopped, or its host gone) holds `PQcancel` for ever: a second after the
+            // signal, whatever happens, the process ends; the server rolls back the transaction of a closed
+            // connection. Scheduled first, and the cancel sent from a thread of its own, so neither waits.
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
                 let received = signals.withLock { $0?.received }
                 StandardError.line("cancelled by \(received?.name ?? "a signal"); \(database) is unchanged")
                 System.exit(received?.exitStatus ?? GTFSImportCommand.Status.failed)
             }
+            Thread.detachNewThread { canceller.cancel() }
         }
         signals.withLock { $0 = handler }
         let progressQueue = DispatchQueue(label: "gtfs-import.progress")

@@ -393,6 +393,32 @@ struct PostgresSignalTests {
     }
 }
 
+@Suite("PostgreSQL store: gtfs-import signals while the server does not answer", .serialized)
+struct PostgresFrozenServerTests {
+    @Test("SIGINT and SIGTERM while every server process is stopped: exit within 2 s, the feed as it was",
+          arguments: [SIGINT, SIGTERM])
+    func frozenServer(_ signal: Int32) throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let running = try PostgresKillTests.copyingImport(into: server, rows: 100_000, in: folder)
+        try server.signalAll(SIGSTOP)
+        let sent = ContinuousClock.now
+        running.send(signal)
+        let result = running.wait(timeout: .seconds(20))
+        let took = ContinuousClock.now - sent
+        try server.signalAll(SIGCONT)
+        let ended = try #require(result, "gtfs-import still ran 20 s after the signal")
+        #expect(took < .seconds(2), "\(took)")
+        #expect(ended.status == 128 + signal, "\(ended.stderr)")
+        #expect(ended.stderr.hasSuffix("cancelled by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); postgresql://postgres@\(server.folder):\(server.port)/postgres schema gtfs is unchanged\n"), "\(ended.stderr)")
+        let watcher = try PostgresStore(connectionString: server.connectionString)
+        defer { watcher.close() }
+        try PostgresKillTests.waitUntilNoCopy(watcher)
+        #expect(try watcher.rowCounts(feed: "f") == [.stops: 2])
+    }
+}
+
 @Suite("PostgreSQL store: files unchanged since the last import", .serialized)
 struct PostgresUnchangedTests {
     @Test("The same feed again writes nothing; a changed file alone is replaced")

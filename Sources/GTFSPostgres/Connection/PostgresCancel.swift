@@ -5,9 +5,11 @@ import Synchronization
 /// statement the server is running (a COPY, a key or an index being built) is cancelled at once
 /// (`PQcancel`), so the import's transaction rolls back.
 public final class PostgresCancel: Sendable {
-    /// Whether a cancel was asked for, and libpq's handle to cancel the running statement (`nil` once the
-    /// connection is closed).
-    private let state: Mutex<(requested: Bool, handle: Handle)>
+    /// Whether a cancel was asked for: apart from the handle, so that the import polling it never waits for
+    /// a `PQcancel` that a server which does not answer holds up.
+    private let requested = Atomic(false)
+    /// libpq's handle to cancel the running statement (`nil` once the connection is closed).
+    private let handle: Mutex<Handle>
 
     /// libpq's cancel object: `PQcancel` may be called on it from any thread (libpq's documentation), and
     /// the mutex keeps it from being freed meanwhile.
@@ -16,38 +18,40 @@ public final class PostgresCancel: Sendable {
     }
 
     init(connection: OpaquePointer) {
-        state = Mutex((false, Handle(pointer: PQgetCancel(connection))))
+        handle = Mutex(Handle(pointer: PQgetCancel(connection)))
     }
 
     /// Cancels the import in progress, or the next one.
+    /// It sends the server a cancel request and waits for its answer (`PQcancel`), which a server that
+    /// does not answer never gives: call it from a thread that may wait.
     public func cancel() {
-        state.withLock { state in
-            state.requested = true
-            guard let handle = state.handle.pointer else { return }
+        requested.store(true, ordering: .sequentiallyConsistent)
+        handle.withLock { handle in
+            guard let pointer = handle.pointer else { return }
             var message = [CChar](repeating: 0, count: 256)
-            _ = PQcancel(handle, &message, Int32(message.count))
+            _ = PQcancel(pointer, &message, Int32(message.count))
         }
     }
 
     /// Whether a cancel was asked for.
-    public var isRequested: Bool { state.withLock { $0.requested } }
+    public var isRequested: Bool { requested.load(ordering: .sequentiallyConsistent) }
 
     /// Forgets a cancel that has taken effect.
-    func reset() { state.withLock { $0.requested = false } }
+    func reset() { requested.store(false, ordering: .sequentiallyConsistent) }
 
     /// Takes the handle of `connection`'s new session (after `PQreset`).
     func replace(connection: OpaquePointer) {
-        state.withLock { state in
-            if let handle = state.handle.pointer { PQfreeCancel(handle) }
-            state.handle.pointer = PQgetCancel(connection)
+        handle.withLock { handle in
+            if let pointer = handle.pointer { PQfreeCancel(pointer) }
+            handle.pointer = PQgetCancel(connection)
         }
     }
 
     /// Frees libpq's handle; later cancels only set the flag.
     func release() {
-        state.withLock { state in
-            if let handle = state.handle.pointer { PQfreeCancel(handle) }
-            state.handle.pointer = nil
+        handle.withLock { handle in
+            if let pointer = handle.pointer { PQfreeCancel(pointer) }
+            handle.pointer = nil
         }
     }
 }

@@ -44,6 +44,21 @@ final class TestServer: @unchecked Sendable {
             ["-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-o", "-k \(folder) -p \(port) -c listen_addresses='' -F", "start"])
     }
 
+    /// Stops (SIGSTOP) or resumes (SIGCONT) the server's every process, as a server whose host froze.
+    func signalAll(_ signal: Int32) throws {
+        let pidFile = try String(contentsOfFile: "\(folder)/data/postmaster.pid", encoding: .utf8)
+        guard let first = pidFile.split(separator: "\n").first, let postmaster = Int32(first) else {
+            throw TestServerError("no postmaster pid in \(folder)/data/postmaster.pid")
+        }
+        // The children first, so that a stopped postmaster cannot start new ones meanwhile.
+        let children = Process()
+        children.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        children.arguments = ["-\(signal)", "-P", "\(postmaster)"]
+        try children.run()
+        children.waitUntilExit()
+        Platform.kill(postmaster, signal)
+    }
+
     /// Stops the server at once (its clients' transactions roll back) and deletes its folder.
     func stop() {
         if running { try? runAsServerUser("\(bin)/pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"]) }
