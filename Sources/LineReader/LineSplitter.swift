@@ -36,17 +36,19 @@ final class LineSplitter {
     private let dropsCarriageReturn: Bool
     private let sourceName: String
     /// Whether an overlong line is skipped (delivered empty, with its length) instead of thrown.
-    private let skipsOverlongLines: Bool
+    private var skipsOverlongLines: Bool { skippedLineLimit != nil }
+    /// The longest line skipped; a longer one throws as soon as it passes this length.
+    private let skippedLineLimit: Int?
     /// Bytes of the current line already dropped because it is overlong; 0 while no line is being skipped.
     @exclusivity(unchecked) private var skipped = 0
 
     /// Reads land on this alignment in the buffer.
     static let alignment = 64
 
-    init(chunkSize: Int, maxLineLength: Int, delimiter: UInt8, sourceName: String, skipsOverlongLines: Bool = false) {
+    init(chunkSize: Int, maxLineLength: Int, delimiter: UInt8, sourceName: String, skippedLineLimit: Int? = nil) {
         self.delimiter = delimiter
         self.maxLineLength = maxLineLength
-        self.skipsOverlongLines = skipsOverlongLines
+        self.skippedLineLimit = skippedLineLimit
         self.dropsCarriageReturn = delimiter == UInt8(ascii: "\n")
         self.sourceName = sourceName
         capacity = 2 * chunkSize + 2 * Self.alignment
@@ -135,13 +137,16 @@ final class LineSplitter {
         }
         // Allow one extra byte: a `\r` waiting for its `\n`.
         if end - start > maxLineLength + (dropsCarriageReturn ? 1 : 0) {
-            guard skipsOverlongLines else {
+            guard let skippedLineLimit else {
                 throw ReaderError.lineTooLong(source: sourceName, lineNumber: lineCount + 1, limit: maxLineLength)
             }
             // Drop what the line holds so far (keeping a last `\r`, which may end it), then go on reading.
             let kept = dropsCarriageReturn && storage.load(fromByteOffset: end - 1, as: UInt8.self) == 0x0D ? 1 : 0
             skipped += end - kept - start
             start = end - kept
+            if skipped > skippedLineLimit {
+                throw ReaderError.lineTooLong(source: sourceName, lineNumber: lineCount + 1, limit: skippedLineLimit)
+            }
         }
         return nil
     }

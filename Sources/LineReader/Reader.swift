@@ -33,8 +33,13 @@ public final class Reader {
         public var decompressesGzip: Bool
         /// What a line longer than ``maxLineLength`` does: `false` (the default) throws
         /// ``ReaderError/lineTooLong(source:lineNumber:limit:)``; `true` drops its bytes as they arrive and
-        /// delivers it with empty bytes and its length in ``Line/overlongLength``, and reading goes on.
+        /// delivers it with empty bytes and its length in ``Line/overlongLength``, and reading goes on. A line
+        /// that runs past ``skippedLineLimit`` still throws, as soon as it does: input without line breaks
+        /// (`/dev/zero`, a binary file) would otherwise be read to its end, or for ever.
         public var skipsOverlongLines = false
+
+        /// The longest line ``skipsOverlongLines`` skips: 16 times ``maxLineLength``.
+        public var skippedLineLimit: Int { maxLineLength.multipliedReportingOverflow(by: 16).overflow ? .max : maxLineLength * 16 }
 
         /// Creates options; ``skipsOverlongLines`` starts `false` and is set as a property.
         ///
@@ -129,7 +134,8 @@ public final class Reader {
         self.source = source
         self.splitter = LineSplitter(
             chunkSize: options.chunkSize, maxLineLength: options.maxLineLength,
-            delimiter: options.delimiter, sourceName: source.name, skipsOverlongLines: options.skipsOverlongLines)
+            delimiter: options.delimiter, sourceName: source.name,
+            skippedLineLimit: options.skipsOverlongLines ? options.skippedLineLimit : nil)
     }
 
     /// Opens a file for reading.

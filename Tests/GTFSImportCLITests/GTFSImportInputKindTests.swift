@@ -130,3 +130,37 @@ struct GTFSImportInputKindTests {
         #expect(try GTFSImportToolTests.snapshot(db) == before)
     }
 }
+
+@Suite("gtfs-import: input without line breaks ends at the line limit, not at its end")
+struct GTFSImportEndlessLineTests {
+    @Test("/dev/zero as a table: exit 1 at once, naming the line")
+    func devZero() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.file("gtfs.sqlite")
+        let running = try ToolRunner.start("gtfs-import", ["--db", db, "--table", "stops", "/dev/zero"])
+        let result = try #require(running.wait(timeout: .seconds(30)), "still reading /dev/zero after 30 s")
+        #expect(result.status == 1)
+        #expect(result.stderr == "gtfs-import: /dev/zero:1: a line longer than 67 MB: not a table of text lines; nothing after it was read; nothing was imported\n")
+        #expect(!FileManager.default.fileExists(atPath: db))
+    }
+
+    @Test("A header and a row, then endless zeros on standard input: exit 1, the database unchanged")
+    func endlessStandardInput() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.file("gtfs.sqlite")
+        #expect(try ToolRunner.run("gtfs-import", ["--db", db, "--quiet", GTFSImportToolTests.stops2013]).status == 0)
+        let before = try GTFSImportToolTests.snapshot(db)
+        let running = try ToolRunner.start("gtfs-import", ["--db", db, "--table", "stops", "-"])
+        let writer = Thread {
+            try? running.write(Data("stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,52.5,13.4\n".utf8))
+            let zeros = Data(count: 1 << 16)
+            // Until the tool stops reading (the write then fails: SIGPIPE is ignored).
+            while (try? running.write(zeros)) != nil {}
+        }
+        writer.start()
+        let result = try #require(running.wait(timeout: .seconds(30)), "still reading after 30 s")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("gtfs-import: stops.txt:3: a line longer than 67 MB"), "\(result.stderr)")
+        #expect(try GTFSImportToolTests.snapshot(db) == before)
+    }
+}

@@ -46,7 +46,7 @@ struct OverlongLineTests {
                 return buffer.count
             }
         }
-        var options = Reader.Options(chunkSize: 4096, maxLineLength: 1 << 16)
+        var options = Reader.Options(chunkSize: 4096, maxLineLength: 1 << 19)
         options.skipsOverlongLines = true
         let source = Repeating()
         let reader = try Reader(source: source, options: options)
@@ -54,6 +54,35 @@ struct OverlongLineTests {
         try reader.forEachLine { line in lengths.append(line.overlongLength) }
         #expect(lengths == [source.produced])
         // The buffer grows by doubling: at most twice the limit and two chunks, however long the line.
-        #expect(reader.splitter.bufferCapacity <= 2 * ((1 << 16) + 2 * 4096 + 128))
+        #expect(reader.splitter.bufferCapacity <= 2 * ((1 << 19) + 2 * 4096 + 128))
+    }
+
+    @Test("A line past 16 times the limit throws as soon as it passes that, not at its end",
+          arguments: [1, 4096, 65_536])
+    func endlessLine(chunkSize: Int) throws {
+        /// Zeros without a line break, far past the skipping limit.
+        final class Zeros: ByteSource {
+            let name = "<zeros>"
+            var byteCount: Int64? { nil }
+            var produced = 0
+            func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+                guard produced < 64 << 20 else { return 0 }
+                buffer.initializeMemory(as: UInt8.self, repeating: 0)
+                produced += buffer.count
+                return buffer.count
+            }
+        }
+        var options = Reader.Options(chunkSize: chunkSize, maxLineLength: 1 << 16)
+        options.skipsOverlongLines = true
+        #expect(options.skippedLineLimit == 1 << 20)
+        let source = Zeros()
+        let endless = try Reader(source: source, options: options)
+        #expect {
+            try endless.forEachLine { _ in }
+        } throws: { error in
+            guard case ReaderError.lineTooLong(_, 1, let limit) = error else { return false }
+            return limit == 1 << 20
+        }
+        #expect(source.produced <= (1 << 20) + (1 << 16) + 2 * chunkSize, "read \(source.produced) bytes")
     }
 }

@@ -131,9 +131,13 @@ extension GTFSError {
     /// - Returns: an ``Kind/unreadable`` error.
     static func unreadable(_ file: String, _ error: ReaderError) -> GTFSError {
         guard let source = error.source else { return GTFSError(.unreadable, file: file, message: error.reason) }
-        if source == file || source.hasSuffix("/" + file) || source.hasSuffix(":" + file) {
-            return GTFSError(.unreadable, file: source, message: error.reason)
+        let sameFile = source == file || source.hasSuffix("/" + file) || source.hasSuffix(":" + file)
+        if case .lineTooLong(_, let line, let limit) = error {
+            // Only a line past the skipping limit ends a file: text without line breaks.
+            let message = "a line longer than \(Count.bytes(Int64(limit))): not a table of text lines; nothing after it was read"
+            return GTFSError(.unreadable, file: sameFile ? source : file, line: line, message: message)
         }
+        if sameFile { return GTFSError(.unreadable, file: source, message: error.reason) }
         return GTFSError(.unreadable, file: file, message: error.description)
     }
 }
