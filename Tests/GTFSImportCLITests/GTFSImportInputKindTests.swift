@@ -164,3 +164,35 @@ struct GTFSImportEndlessLineTests {
         #expect(try GTFSImportToolTests.snapshot(db) == before)
     }
 }
+
+@Suite("gtfs-import: an incremental import of a huge group in bounded memory")
+struct GTFSImportHugeGroupTests {
+    @Test("One trip of 300,000 stop times, one of them changed: the re-import stays under 100 MB")
+    func hugeTrip() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.file("gtfs.sqlite")
+        let rows = 300_000
+        func stopTimes(changedAt changed: Int?) -> String {
+            var text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+            text.reserveCapacity(rows * 40)
+            for sequence in 1 ... rows {
+                let time = GTFSTime(seconds: Int32(sequence == changed ? 10 : 0) + 6 * 3600).description
+                text += "T,\(time),\(time),S\(sequence % 100),\(sequence)\n"
+            }
+            return text
+        }
+        let first = try folder.write(stopTimes(changedAt: nil), name: "v1/stop_times.txt")
+        let second = try folder.write(stopTimes(changedAt: rows / 2), name: "v2/stop_times.txt")
+        let initial = try ToolRunner.measuringPeakMemory("gtfs-import", ["--db", db, "--quiet", first])
+        #expect(initial.status == 0)
+        let update = try ToolRunner.measuringPeakMemory("gtfs-import", ["--db", db, "--quiet", second])
+        #expect(update.status == 0)
+        #expect(update.peakBytes < 100 << 20, "peak \(update.peakBytes >> 20) MiB; the first import's \(initial.peakBytes >> 20) MiB")
+        let counts = try GTFSImportToolTests.counts(db)
+        #expect(counts[.stopTimes] == rows)
+        let arrivals = try DatabaseQueue(path: db).read { db in
+            try Int.fetchAll(db, sql: "SELECT arrival_time FROM stop_times WHERE stop_sequence IN (?, ?) ORDER BY stop_sequence", arguments: [rows / 2, rows / 2 + 1])
+        }
+        #expect(arrivals == [6 * 3600 + 10, 6 * 3600])
+    }
+}

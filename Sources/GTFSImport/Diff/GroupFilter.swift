@@ -56,6 +56,18 @@ struct GroupFilter {
     private let markPassed: RawStatement
     /// Records the unchanged groups seen in order, up to a key (`?1`).
     private let copyStoredUpTo: RawStatement
+    /// Removes a group's rows from the staging copy (`?1`): a large group's, staged as they came, once its
+    /// digest shows it unchanged.
+    private let dropStaged: RawStatement
+    /// Whether the store refused a staged row of the open group that is being staged as it comes.
+    private var spilledRowRefused = false
+
+    /// The most rows of one group held in memory until the group ends (about 10 MB of stop times): the rows
+    /// of a larger group are staged as they come and compared by the merge walk, so that memory stays
+    /// bounded whatever a group's size (a trip of a million stop times, a shape of a million points).
+    static let maxHeldRows = 10_000
+    /// ``maxHeldRows`` unless a test asks for less.
+    private let maxHeldRows: Int
 
     /// States in the scratch table.
     static let same = 0, staged = 1, deleted = 2, compared = 3
@@ -64,11 +76,13 @@ struct GroupFilter {
     /// - Parameters:
     ///   - stagingTable: the qualified staging copy of the table.
     ///   - columns: the table's columns without `feed`.
+    ///   - maxHeldRows: the most rows of one group held in memory (``maxHeldRows``).
     /// - Throws: `DatabaseError`.
     init(
-        _ db: Database, file: GTFSFile, feed: Int64, column: String, stagingTable: String, columns: [String]
+        _ db: Database, file: GTFSFile, feed: Int64, column: String, stagingTable: String, columns: [String], maxHeldRows: Int
     ) throws {
         self.feed = feed
+        self.maxHeldRows = maxHeldRows
         self.column = column
         table = GTFSSchema.tableName(for: file)
         groups = "\(TableDiff.scratch).gtfs_groups_\(table)"
@@ -109,6 +123,7 @@ struct GroupFilter {
                 WHERE feed = \(feed) AND table_name = '\(table)' AND group_key <= ?1 AND group_key NOT IN (SELECT group_key FROM \(groups))
                 """, cached: false)
         comparer = try GroupComparer(db, file: file, feed: feed, groupColumn: column)
+        dropStaged = try RawStatement(db, sql: "DELETE FROM \(stagingTable) WHERE \(column) = ?1", cached: false)
     }
 
     /// Decides the groups a batch completes.
@@ -116,7 +131,13 @@ struct GroupFilter {
     ///   as stored: the store holds them).
     /// - Throws: `DatabaseError`.
     mutating func add(_ runs: [GroupRun], of batch: RecordBatch) throws -> (stage: [PendingGroup], skippedRows: Int) {
-        try decide(joiner.add(runs, of: batch))
+        var decision = try decide(joiner.add(runs, of: batch))
+        // A group too large to hold goes to staging as it comes; its digest decides at its end.
+        if joiner.openIsSpilled || joiner.openRows > maxHeldRows {
+            if !joiner.openIsSpilled { try beginSpill(of: joiner.openKey) }
+            if let part = joiner.takeOpenSegments() { decision.stage.append(part) }
+        }
+        return decision
     }
 
     /// Decides the last group of the file.
@@ -140,41 +161,37 @@ struct GroupFilter {
             if let stored, let a = stored.a, let b = stored.b {
                 same = a == group.digest.storedA && b == group.digest.storedB && stored.rows == Int64(group.digest.rows)
             }
+            // Of a group staged as it came, only the rows since its last part went to staging count here.
+            let held = group.spilled ? group.segmentRows : group.digest.rows
+            let refusedStaged = group.spilled && spilledRowRefused
+            if group.spilled { spilledRowRefused = false }
             if inOrder {
                 lastKey = key
                 if same {
-                    skipped += group.digest.rows
+                    // In order, no earlier part of the group can be in staging: all of it goes.
+                    if group.spilled { try dropStagedRows(of: key) }
+                    skipped += held
                     unrecordedSameRows += group.digest.rows
                     continue
                 }
             }
-            let compares = !same && !group.refused
+            let compares = !same && !group.refused && !group.spilled
             let state = Int64(same ? Self.same : compares ? Self.compared : Self.staged)
             claim.bind(1, key)
-            claim.bind(2, group.digest.storedA)
-            claim.bind(3, group.digest.storedB)
+            // A group the store refused a staged row of keeps no digest: it is compared row by row next time.
+            claim.bind(2, refusedStaged ? nil : group.digest.storedA)
+            claim.bind(3, refusedStaged ? nil : group.digest.storedB)
             claim.bind(4, Int64(group.digest.rows))
             claim.bind(5, state)
             if try claim.execute() == 0 {
-                // Seen before: its rows were not together in the file. Stage all of them, digest unknown;
-                // when its first part was skipped, the stored rows (equal to that part) go to staging first.
-                lookupSeen.bind(1, key)
-                let seen = try lookupSeen.step() ? lookupSeen.int64(0) : nil
-                lookupSeen.reset()
-                if seen == Int64(Self.same) || seen == Int64(Self.compared) {
-                    copyStored.bind(2, key)
-                    let copied = try copyStored.execute()
-                    // A compared first part: the rows its comparison left go to staging, the stored rows back.
-                    if seen == Int64(Self.compared) { comparedSameRows -= copied - (try comparer.revert(key)) }
-                }
-                markRepeat.bind(1, Int64(group.digest.rows))
-                markRepeat.bind(2, key)
-                try markRepeat.execute()
+                try takeBack(key, rows: group.digest.rows)
                 stage.append(group)
                 continue
             }
             if same {
-                skipped += group.digest.rows
+                // Claimed: seen for the first time, so the staged rows of the key are this group's alone.
+                if group.spilled { try dropStagedRows(of: key) }
+                skipped += held
             } else if compares, let same = try comparer.compare(group, key: key) {
                 skipped += group.digest.rows
                 comparedSameRows += same
@@ -187,6 +204,35 @@ struct GroupFilter {
             }
         }
         return (stage, skipped)
+    }
+
+    /// A group seen before: its rows were not together in the file. All of them are staged, digest unknown;
+    /// when its first part was skipped, the stored rows (equal to that part) go to staging first, and when
+    /// it was compared, the rows its comparison left go there and the stored rows come back.
+    private mutating func takeBack(_ key: String, rows: Int) throws {
+        lookupSeen.bind(1, key)
+        let seen = try lookupSeen.step() ? lookupSeen.int64(0) : nil
+        lookupSeen.reset()
+        // Not in the file so far: none, or a stored group the in-order cursor passed (marked deleted).
+        guard let seen, seen != Int64(Self.deleted) else { return }
+        if seen == Int64(Self.same) || seen == Int64(Self.compared) {
+            copyStored.bind(2, key)
+            let copied = try copyStored.execute()
+            if seen == Int64(Self.compared) { comparedSameRows -= copied - (try comparer.revert(key)) }
+        }
+        markRepeat.bind(1, Int64(rows))
+        markRepeat.bind(2, key)
+        try markRepeat.execute()
+    }
+
+    /// Before the first rows of a group too large to hold go to staging: a group seen before gets its earlier
+    /// part staged first (``takeBack(_:rows:)``), as when such a group ends, so that of two rows with one key
+    /// the one earlier in the file is kept and the other refused, as in a full import.
+    private mutating func beginSpill(of key: String?) throws {
+        guard let key else { return }
+        if inOrder, let lastKey, !lastKey.utf8.lexicographicallyPrecedes(key.utf8) { try leaveOrder(lastKey) }
+        // In order, the key is new to the file.
+        if !inOrder { try takeBack(key, rows: 0) }
     }
 
     /// The stored digest and rows of group `key`, from the cursor over the stored groups in key order; the
@@ -234,9 +280,16 @@ struct GroupFilter {
 
     /// Forgets the digest of a group the store refused a row of (it is compared row by row next time).
     /// - Throws: `DatabaseError`.
-    func invalidate(_ key: String) throws {
+    mutating func invalidate(_ key: String) throws {
+        if joiner.openIsSpilled, key == joiner.openKey { spilledRowRefused = true }
         invalidateGroup.bind(1, key)
         try invalidateGroup.execute()
+    }
+
+    /// Removes the staged rows of a group staged as it came, which turned out unchanged.
+    private func dropStagedRows(of key: String) throws {
+        dropStaged.bind(1, key)
+        try dropStaged.execute()
     }
 
     /// After the last group: marks the stored groups the file lacks as deleted.

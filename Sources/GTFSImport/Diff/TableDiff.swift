@@ -31,10 +31,12 @@ struct TableDiff {
 
     /// Creates the staging copy (empty) of `file`'s table.
     ///
-    /// - Parameter comparesGroups: whether to compare group by group (a grouped table whose stored
-    ///   groups are complete, see ``GroupFilter``) instead of staging and comparing every row.
+    /// - Parameters:
+    ///   - comparesGroups: whether to compare group by group (a grouped table whose stored groups are
+    ///     complete, see ``GroupFilter``) instead of staging and comparing every row.
+    ///   - maxHeldGroupRows: the most rows of one group held in memory.
     /// - Throws: `DatabaseError`.
-    init(_ db: Database, file: GTFSFile, feed: Int64, comparesGroups: Bool = false) throws {
+    init(_ db: Database, file: GTFSFile, feed: Int64, comparesGroups: Bool = false, maxHeldGroupRows: Int = GroupFilter.maxHeldRows) throws {
         self.file = file
         self.feed = feed
         let storeTable = StoreTable(file)
@@ -48,7 +50,8 @@ struct TableDiff {
         }
         if comparesGroups, let column = GroupedTables.column(for: file) {
             filter = try GroupFilter(
-                db, file: file, feed: feed, column: column, stagingTable: "\(Self.scratch).\(stage)", columns: columns)
+                db, file: file, feed: feed, column: column, stagingTable: "\(Self.scratch).\(stage)", columns: columns,
+                maxHeldRows: maxHeldGroupRows)
         }
     }
 

@@ -31,6 +31,27 @@ package struct GroupRunJoiner {
         return completed
     }
 
+    /// The rows the open group holds in its segments.
+    var openRows: Int { open?.segmentRows ?? 0 }
+
+    /// The open group's key.
+    var openKey: String? { open?.key }
+
+    /// Whether the open group has handed over rows before (``takeOpenSegments()``).
+    var openIsSpilled: Bool { open?.spilled ?? false }
+
+    /// Hands over the rows the open group holds, so that a group of any size never holds more than a
+    /// batch or so: the group goes on without them, marked ``PendingGroup/spilled``, its digest whole.
+    /// - Returns: the rows as a group of their own (key and digest so far), or `nil` when it holds none.
+    mutating func takeOpenSegments() -> PendingGroup? {
+        guard var current = open, !current.segments.isEmpty else { return nil }
+        let taken = PendingGroup(key: current.key, digest: current.digest, refused: current.refused, segments: current.segments)
+        current.segments = []
+        current.spilled = true
+        open = current
+        return taken
+    }
+
     /// The open group at the end of the file.
     package mutating func finish() -> PendingGroup? {
         defer { open = nil }

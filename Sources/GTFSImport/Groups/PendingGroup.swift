@@ -8,8 +8,11 @@ package struct PendingGroup {
     package var digest: GroupDigest
     /// Whether the store refused a row of the group.
     var refused: Bool
-    /// Where its rows are (kept only when the joiner is asked to keep them).
+    /// Where its rows are (kept only when the joiner is asked to keep them); for a group whose earlier rows
+    /// were handed over (``spilled``), only the rows since then.
     var segments: [(batch: RecordBatch, range: Range<Int>)]
+    /// Whether rows of the group were handed over before it ended (``GroupRunJoiner/takeOpenSegments()``).
+    var spilled = false
 }
 
 extension PendingGroup {

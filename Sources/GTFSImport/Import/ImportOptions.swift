@@ -121,6 +121,10 @@ public struct ImportOptions: Sendable {
     /// changes: after it returns the import commits, or fails and changes nothing.
     public var beforeCommit: (@Sendable () throws -> Void)?
 
+    /// The most rows of one group an incremental import holds in memory (``GroupFilter/maxHeldRows``);
+    /// tests set fewer to take the path of large groups with small ones.
+    var maxHeldGroupRows = GroupFilter.maxHeldRows
+
     /// Creates the default options: feed `default`, incremental when possible, atomic, lenient, references checked.
     public init() {}
 

@@ -18,9 +18,10 @@ struct DiffLoader: TableLoader {
     ///   - comparesGroups: whether the store's group digests of the table are complete (a table it held no
     ///     row in counts as complete). Otherwise the stored digests, which no longer describe the table,
     ///     are forgotten and new ones recorded.
+    ///   - maxHeldGroupRows: the most rows of one group held in memory (see ``GroupFilter``).
     ///   - changes: told of every row the diff changes.
     init(
-        _ db: Database, file: GTFSFile, comparesGroups: Bool, inserter: RowInserter, changes: ChangeRecorder?,
+        _ db: Database, file: GTFSFile, comparesGroups: Bool, maxHeldGroupRows: Int, inserter: RowInserter, changes: ChangeRecorder?,
         isCancelled: @escaping () -> Bool
     ) throws {
         self.inserter = inserter
@@ -28,7 +29,7 @@ struct DiffLoader: TableLoader {
         self.isCancelled = isCancelled
         let grouped = GroupedTables.column(for: file) != nil
         if grouped && !comparesGroups { try FeedGroups.delete(db, feed: inserter.feed, tables: [file]) }
-        diff = try TableDiff(db, file: file, feed: inserter.feed, comparesGroups: grouped && comparesGroups)
+        diff = try TableDiff(db, file: file, feed: inserter.feed, comparesGroups: grouped && comparesGroups, maxHeldGroupRows: maxHeldGroupRows)
         if grouped && diff.filter == nil { recorder = try GroupRecorder(db, file: file, feed: inserter.feed) }
     }
 

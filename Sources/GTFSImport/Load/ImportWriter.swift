@@ -214,7 +214,9 @@ struct ImportWriter {
             comparesGroups = try !existing.tablesWithRows.contains(file) || FeedGroups.exist(db, feed: feed, file: file)
         }
         let pipeline = self.pipeline
-        return try DiffLoader(db, file: file, comparesGroups: comparesGroups, inserter: inserter, changes: changes) {
+        return try DiffLoader(
+            db, file: file, comparesGroups: comparesGroups, maxHeldGroupRows: options.maxHeldGroupRows, inserter: inserter, changes: changes
+        ) {
             pipeline.isCancelled
         }
     }
