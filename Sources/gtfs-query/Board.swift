@@ -3,71 +3,136 @@ import GTFS
 import GTFSImport
 import ToolSupport
 
-/// A departure or arrival board, as text or JSON.
-struct Board {
+/// A departure or arrival board, printed as its events come, as text or JSON: at most one page of rows is
+/// held (the first, whose cells set the columns' widths), so a board of millions of rows prints in bounded
+/// memory.
+final class Board {
     let place: StopLookup.Place
-    let events: [StopEvent]
     let arrivals: Bool
     let start: Date
     let end: Date
     let zone: TimeZone
+    let json: Bool
+    /// The most rows printed; one more event than this says there are more.
+    let limit: Int
+    /// Rows held to measure the columns, until a page is full.
+    private var page: [[String]] = []
+    private var widths: [Int]?
+    private(set) var count = 0
+    /// Whether there were more events than ``limit``.
+    private(set) var hasMore = false
+    private let time: DateFormatter
+    private let iso = ISO8601DateFormatter()
 
-    /// The header line, a table (time, line, platform, headsign) and the count.
-    func text() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "EEE yyyy-MM-dd HH:mm"
-        let until = DateFormatter()
-        until.locale = formatter.locale
-        until.timeZone = zone
-        until.dateFormat = "HH:mm"
-        let name = GTFSError.displayable(place.name)
-        var text = "\(arrivals ? "Arrivals at" : "Departures from") \(name) (\(GTFSError.displayable(place.stopID))), "
-            + "\(formatter.string(from: start)) to \(until.string(from: end)), \(zone.identifier)\n\n"
-        guard !events.isEmpty else { return text + "no \(arrivals ? "arrivals" : "departures") in this time\n" }
-        let day = dayNumber(start)
-        let rows = events.map { event -> [String] in
-            let instant = (arrivals ? event.arrival : event.departure) ?? start
-            let later = dayNumber(instant) - day
-            let time = (event.isExactTime ? "" : "~") + until.string(from: instant) + (later > 0 ? " +\(later)d" : "")
-            return [
-                time, GTFSError.displayable(event.routeShortName ?? event.routeLongName ?? event.routeID.description),
-                GTFSError.displayable(event.platformCode ?? ""), GTFSError.displayable(event.headsign ?? ""),
-            ]
-        }
-        let header = ["time", "line", "platform", arrivals ? "from trip to" : "to"]
-        text += Format.table(header: header, rows: rows, leftAligned: [0, 1, 2, 3])
-        let noun = arrivals ? "arrival" : "departure"
-        return text + "\n\(Format.count(events.count)) \(noun)\(events.count == 1 ? "" : "s")\n"
-    }
+    /// Rows held to measure the columns of a text board.
+    static let pageSize = 1_000
+    /// The columns of a text board.
+    private var header: [String] { ["time", "line", "platform", arrivals ? "from trip to" : "to"] }
 
-    /// One object per row: instants as ISO 8601 with the feed's offset.
-    func json() throws -> String {
-        struct Row: Encodable {
-            let time: String
-            let serviceDate: String
-            let line: String?
-            let routeID: String
-            let routeType: Int?
-            let headsign: String?
-            let platform: String?
-            let stopID: String
-            let stopName: String?
-            let tripID: String
-            let exactTime: Bool
-        }
-        let iso = ISO8601DateFormatter()
+    init(place: StopLookup.Place, arrivals: Bool, start: Date, end: Date, zone: TimeZone, json: Bool, limit: Int) {
+        (self.place, self.arrivals, self.start, self.end, self.zone, self.json, self.limit) = (place, arrivals, start, end, zone, json, limit)
+        time = DateFormatter()
+        time.locale = Locale(identifier: "en_US_POSIX")
+        time.timeZone = zone
+        time.dateFormat = "HH:mm"
         iso.timeZone = zone
         iso.formatOptions = [.withInternetDateTime]
-        let rows = events.map { event in
-            Row(
-                time: iso.string(from: (arrivals ? event.arrival : event.departure) ?? start), serviceDate: event.serviceDate.description,
-                line: event.routeShortName ?? event.routeLongName, routeID: event.routeID.description, routeType: event.routeType?.code,
-                headsign: event.headsign, platform: event.platformCode, stopID: event.stopID.description, stopName: event.stopName,
-                tripID: event.tripID.description, exactTime: event.isExactTime)
+        if json {
+            write("[\n")
+        } else {
+            let day = DateFormatter()
+            day.locale = time.locale
+            day.timeZone = zone
+            day.dateFormat = "EEE yyyy-MM-dd HH:mm"
+            write(
+                "\(arrivals ? "Arrivals at" : "Departures from") \(GTFSError.displayable(place.name)) (\(GTFSError.displayable(place.stopID))), "
+                    + "\(day.string(from: start)) to \(time.string(from: end)), \(zone.identifier)\n\n")
         }
-        return try JSONText.pretty(rows)
+    }
+
+    /// Prints one event (the ones past ``limit`` are only noted).
+    func add(_ event: StopEvent) throws {
+        guard count < limit else {
+            hasMore = true
+            return
+        }
+        count += 1
+        if json {
+            try write((count > 1 ? ",\n" : "") + Self.indented(JSONText.pretty(row(event))))
+            return
+        }
+        let cells = textCells(event)
+        if let widths {
+            write(Format.row(cells, widths: widths, leftAligned: [0, 1, 2, 3]))
+            return
+        }
+        page.append(cells)
+        if page.count == Self.pageSize { flushPage() }
+    }
+
+    /// Prints what is held and the end of the board.
+    func finish() {
+        if json {
+            write(count == 0 ? "\n\n]\n" : "\n]\n")
+            return
+        }
+        guard count > 0 else {
+            write("no \(arrivals ? "arrivals" : "departures") in this time\n")
+            return
+        }
+        if widths == nil { flushPage() }
+        let noun = (arrivals ? "arrival" : "departure") + (count == 1 ? "" : "s")
+        write(hasMore ? "\nthe first \(Format.count(count)) \(noun) (there are more: --limit N shows them)\n" : "\n\(Format.count(count)) \(noun)\n")
+    }
+
+    /// The header and the held rows, their widths measured.
+    private func flushPage() {
+        let widths = Format.columnWidths(header: header, rows: page)
+        self.widths = widths
+        write(([header] + page).map { Format.row($0, widths: widths, leftAligned: [0, 1, 2, 3]) }.joined())
+        page = []
+    }
+
+    private func textCells(_ event: StopEvent) -> [String] {
+        let instant = (arrivals ? event.arrival : event.departure) ?? start
+        let later = dayNumber(instant) - dayNumber(start)
+        let clock = (event.isExactTime ? "" : "~") + time.string(from: instant) + (later > 0 ? " +\(later)d" : "")
+        return [
+            clock, GTFSError.displayable(event.routeShortName ?? event.routeLongName ?? event.routeID.description),
+            GTFSError.displayable(event.platformCode ?? ""), GTFSError.displayable(event.headsign ?? ""),
+        ]
+    }
+
+    /// One JSON object: the instant as ISO 8601 with the feed's offset.
+    private struct Row: Encodable {
+        let time: String
+        let serviceDate: String
+        let line: String?
+        let routeID: String
+        let routeType: Int?
+        let headsign: String?
+        let platform: String?
+        let stopID: String
+        let stopName: String?
+        let tripID: String
+        let exactTime: Bool
+    }
+
+    private func row(_ event: StopEvent) -> Row {
+        Row(
+            time: iso.string(from: (arrivals ? event.arrival : event.departure) ?? start), serviceDate: event.serviceDate.description,
+            line: event.routeShortName ?? event.routeLongName, routeID: event.routeID.description, routeType: event.routeType?.code,
+            headsign: event.headsign, platform: event.platformCode, stopID: event.stopID.description, stopName: event.stopName,
+            tripID: event.tripID.description, exactTime: event.isExactTime)
+    }
+
+    /// An element of a pretty-printed array: each line indented by two spaces.
+    private static func indented(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+    }
+
+    private func write(_ text: String) {
+        print(text, terminator: "")
     }
 
     private func dayNumber(_ date: Date) -> Int {

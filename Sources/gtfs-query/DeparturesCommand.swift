@@ -30,8 +30,8 @@ struct DeparturesCommand: ParsableCommand {
     @Option(name: .long, help: "How many minutes the board covers (1 to 10080).")
     var minutes = 60
 
-    @Option(name: .long, help: "The most rows printed.")
-    var limit: Int?
+    @Option(name: .long, help: "The most rows printed (the board says when there are more).")
+    var limit = GTFSStore.boardLimit
 
     @Flag(name: .long, help: "Arrivals instead of departures.")
     var arrivals = false
@@ -40,7 +40,7 @@ struct DeparturesCommand: ParsableCommand {
 
     func validate() throws {
         guard (1 ... 10_080).contains(minutes) else { throw ValidationError("--minutes must be 1 to 10080, got \(minutes)") }
-        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
+        if limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
         // The form is checked here; the time zone that places it is the feed's, known once the store is open.
         if let at, QueryTime.parse(at, in: TimeZone(secondsFromGMT: 0) ?? .current) == nil {
             throw ValidationError("--at \(at): not a time (use 'YYYY-MM-DD HH:MM', 'HH:MM' or ISO 8601)")
@@ -61,16 +61,21 @@ struct DeparturesCommand: ParsableCommand {
         }
         let place = StopLookup.resolve(stop, in: database, feed: store.feed)
         let end = start.addingTimeInterval(Double(minutes) * 60)
-        let events: [StopEvent]
+        let board = Board(place: place, arrivals: arrivals, start: start, end: end, zone: zone, json: store.json, limit: limit)
+        // One event more than the limit says whether there are more.
+        let asked = limit == .max ? limit : limit + 1
         do {
-            events =
-                arrivals
-                ? try database.arrivals(at: place.stopID, between: start, and: end, feed: store.feed, limit: limit)
-                : try database.departures(from: place.stopID, between: start, and: end, feed: store.feed, limit: limit)
+            if arrivals {
+                try database.forEachArrival(at: place.stopID, between: start, and: end, feed: store.feed, limit: asked, board.add)
+            } else {
+                try database.forEachDeparture(from: place.stopID, between: start, and: end, feed: store.feed, limit: asked, board.add)
+            }
         } catch {
             fail("\(error)")
         }
-        let board = Board(place: place, events: events, arrivals: arrivals, start: start, end: end, zone: zone)
-        print(store.json ? try board.json() : board.text(), terminator: store.json ? "\n" : "")
+        board.finish()
+        if store.json && board.hasMore {
+            StandardError.line("the first \(Format.count(limit)) \(arrivals ? "arrivals" : "departures"); --limit N shows more")
+        }
     }
 }

@@ -56,6 +56,8 @@ struct StopsCommand: ParsableCommand {
             } else {
                 found = try database.stops(named: name ?? "", feed: store.feed, limit: limit).map { ($0, nil) }
             }
+        } catch StoreError.tooManyWords(let count, let most) {
+            throw ValidationError("--name has \(Format.count(count)) words; at most \(most) are looked for")
         } catch {
             fail("\(error)")
         }

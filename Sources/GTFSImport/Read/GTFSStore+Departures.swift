@@ -23,13 +23,43 @@ extension GTFSStore {
     ///   - start: the first instant, included.
     ///   - end: the last instant, excluded.
     ///   - feed: the feed's name.
-    ///   - limit: the most departures returned (the earliest).
+    ///   - limit: the most departures returned (the earliest): ``boardLimit`` unless given. A week of a
+    ///     line every minute holds 10,080; ``forEachDeparture(from:between:and:feed:limit:_:)`` hands on
+    ///     any number of them without holding them.
     /// - Returns: the departures; empty for an unknown stop or feed.
     /// - Throws: `DatabaseError`.
     public func departures(
-        from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil
+        from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int = GTFSStore.boardLimit
     ) throws -> [StopEvent] {
-        try pool.read { db in try StopEvents.query(db, .departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit) }
+        var events: [StopEvent] = []
+        try forEachDeparture(from: stopID, between: start, and: end, feed: feed, limit: limit) { events.append($0) }
+        return events
+    }
+
+    /// Calls `body` with each departure of ``departures(from:between:and:feed:limit:)``, in time order, as
+    /// they are read: memory stays bounded however many there are. The read is one snapshot; `body` runs
+    /// inside it, so keep it short (print a line, send a row).
+    ///
+    /// ```swift
+    /// try store.forEachDeparture(from: "de:11000:900100003", between: start, and: start + 7 * 86_400) { departure in
+    ///     print(departure.departure!, departure.routeShortName ?? "")
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - stopID: a stop, platform or station (`location_type` 1), whose platforms are then included.
+    ///   - start: the first instant, included.
+    ///   - end: the last instant, excluded.
+    ///   - feed: the feed's name.
+    ///   - limit: the most departures (the earliest), or `nil` for all.
+    ///   - body: receives each departure; an error it throws ends the read and is rethrown.
+    /// - Throws: `DatabaseError`, or what `body` throws.
+    public func forEachDeparture(
+        from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
+        _ body: (StopEvent) throws -> Void
+    ) throws {
+        try pool.read { db in
+            try StopEvents.forEach(db, .departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body)
+        }
     }
 
     /// The arrivals at a stop between two instants, in time order; as
@@ -44,12 +74,37 @@ extension GTFSStore {
     ///   - start: the first instant, included.
     ///   - end: the last instant, excluded.
     ///   - feed: the feed's name.
-    ///   - limit: the most arrivals returned (the earliest).
+    ///   - limit: the most arrivals returned (the earliest): ``boardLimit`` unless given.
     /// - Returns: the arrivals; empty for an unknown stop or feed.
     /// - Throws: `DatabaseError`.
     public func arrivals(
-        at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil
+        at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int = GTFSStore.boardLimit
     ) throws -> [StopEvent] {
-        try pool.read { db in try StopEvents.query(db, .arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit) }
+        var events: [StopEvent] = []
+        try forEachArrival(at: stopID, between: start, and: end, feed: feed, limit: limit) { events.append($0) }
+        return events
     }
+
+    /// Calls `body` with each arrival of ``arrivals(at:between:and:feed:limit:)``, in time order, as they
+    /// are read, in bounded memory; as ``forEachDeparture(from:between:and:feed:limit:_:)``.
+    /// - Parameters:
+    ///   - stopID: a stop, platform or station (`location_type` 1), whose platforms are then included.
+    ///   - start: the first instant, included.
+    ///   - end: the last instant, excluded.
+    ///   - feed: the feed's name.
+    ///   - limit: the most arrivals (the earliest), or `nil` for all.
+    ///   - body: receives each arrival; an error it throws ends the read and is rethrown.
+    /// - Throws: `DatabaseError`, or what `body` throws.
+    public func forEachArrival(
+        at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
+        _ body: (StopEvent) throws -> Void
+    ) throws {
+        try pool.read { db in
+            try StopEvents.forEach(db, .arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body)
+        }
+    }
+
+    /// The most events ``departures(from:between:and:feed:limit:)`` and ``arrivals(at:between:and:feed:limit:)``
+    /// return unless asked for more: 1,000.
+    public static let boardLimit = 1_000
 }

@@ -81,9 +81,12 @@ extension GTFSStore {
     ///   - feed: the feed's name.
     ///   - limit: the most stops returned (the best matches); default 20.
     /// - Returns: the stops; empty when `text` has no word, or for an unknown feed.
-    /// - Throws: `DatabaseError`.
+    /// - Throws: ``StoreError/tooManyWords(count:limit:)`` for more than ``maxNameWords`` words;
+    ///   `DatabaseError`.
     public func stops(named text: String, feed: String = "default", limit: Int = 20) throws -> [Stop] {
-        guard let match = Self.namePattern(text), limit > 0 else { return [] }
+        let words = Self.nameWords(text)
+        if words.count > Self.maxNameWords { throw StoreError.tooManyWords(count: words.count, limit: Self.maxNameWords) }
+        guard let match = Self.namePattern(words), limit > 0 else { return [] }
         return try pool.read { db in
             guard let id = try Self.feedID(db, name: feed) else { return [] }
             // The index's rowids hold the order (see StopIndex): the first matches are the best, and the
@@ -116,10 +119,16 @@ extension GTFSStore {
         }
     }
 
-    /// An FTS5 query for `text`: each word a prefix, all required; `nil` without a word.
-    static func namePattern(_ text: String) -> String? {
-        // Words as the index's tokenizer splits them: letters and digits; the rest separates.
-        let words = text.split { !($0.isLetter || $0.isNumber) }
+    /// The most words ``stops(named:feed:limit:)`` looks for: 32 (a stop's name rarely has 10).
+    public static let maxNameWords = 32
+
+    /// The words of `text` as the name index's tokenizer splits them: letters and digits; the rest separates.
+    static func nameWords(_ text: String) -> [Substring] {
+        text.split { !($0.isLetter || $0.isNumber) }
+    }
+
+    /// An FTS5 query for `words`: each word a prefix, all required; `nil` without a word.
+    static func namePattern(_ words: [Substring]) -> String? {
         guard !words.isEmpty else { return nil }
         return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
     }

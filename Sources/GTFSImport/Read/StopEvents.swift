@@ -22,32 +22,40 @@ enum StopEvents {
         var onward: String { self == .departures ? ">" : "<" }
     }
 
-    static func query(
-        _ db: Database, _ kind: Kind, stopID: String, start: Date, end: Date, feed name: String, limit: Int?
-    ) throws -> [StopEvent] {
-        guard let feed = try GTFSStore.feedID(db, name: name) else { return [] }
+    /// Calls `body` with each event at `stopID` (and its platforms) in `[start, end)`, in time order (then
+    /// trip, stop sequence and service date), as the two ordered queries give them: timetabled trips and
+    /// runs of frequency-based trips, merged. Memory stays bounded however many events there are (SQLite
+    /// sorts in its temporary files beyond its cache).
+    /// - Parameter limit: the most events, or `nil` for all.
+    static func forEach(
+        _ db: Database, _ kind: Kind, stopID: String, start: Date, end: Date, feed name: String, limit: Int?,
+        _ body: (StopEvent) throws -> Void
+    ) throws {
+        guard let feed = try GTFSStore.feedID(db, name: name), limit ?? 1 > 0 else { return }
         let stops = try String.fetchAll(
             db, sql: "SELECT stop_id FROM stops WHERE feed = ? AND (stop_id = ? OR parent_station = ?)", arguments: [feed, stopID, stopID])
-        guard !stops.isEmpty else { return [] }
+        guard !stops.isEmpty else { return }
         let from = Int64(start.timeIntervalSince1970.rounded(.up))
         let to = Int64(end.timeIntervalSince1970.rounded(.up))
-        guard from < to else { return [] }
+        guard from < to else { return }
         let places = stops.map { _ in "?" }.joined(separator: ", ")
         let time = kind.timeColumn
+        // The instant is the select's second column for arrivals, its third for departures.
+        let order = "ORDER BY \(kind == .departures ? 3 : 2), st.trip_id, st.stop_sequence, fd.date" + (limit.map { " LIMIT \($0)" } ?? "")
 
-        var events: [StopEvent] = []
         // Timetabled trips: the latest time at these stops bounds how far back a service date can matter.
+        var timetabled: RowCursor?
         if let latest = try Int64.fetchOne(
             db, sql: "SELECT max(\(time)) FROM stop_times WHERE stop_id IN (\(places)) AND feed = ?", arguments: StatementArguments(stops + [feed]))
         {
             let sql = select(
                 kind, shift: "0", exact: "1", places: places,
                 window: "AND st.\(time) >= ? - fd.day_start AND st.\(time) < ? - fd.day_start",
-                filter: "AND NOT EXISTS (SELECT 1 FROM frequencies f WHERE f.trip_id = st.trip_id AND f.feed = st.feed)")
-            let arguments = StatementArguments(stops) + [from, to, feed, from - latest - 1, to]
-            events += try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(event)
+                filter: "AND NOT EXISTS (SELECT 1 FROM frequencies f WHERE f.trip_id = st.trip_id AND f.feed = st.feed)") + order
+            timetabled = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(stops) + [from, to, feed, from - latest - 1, to])
         }
-        // Runs of frequency-based trips: few, so all their stop times at these stops are read and moved.
+        // Runs of frequency-based trips.
+        var runs: RowCursor?
         if let latest = try Int64.fetchOne(
             db,
             sql: """
@@ -61,19 +69,44 @@ enum StopEvents {
                 window: """
                     JOIN frequency_runs fr ON fr.trip_id = st.trip_id AND fr.feed = st.feed
                         AND fd.day_start + st.\(time) + fr.shift >= ? AND fd.day_start + st.\(time) + fr.shift < ?
-                    """, filter: "")
-            let arguments = StatementArguments(stops) + [from, to, feed, from - latest - 1, to]
-            events += try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(event)
+                    """, filter: "") + order
+            runs = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(stops) + [from, to, feed, from - latest - 1, to])
         }
-        events.sort { a, b in
-            let (x, y) = kind == .departures ? (a.departure, b.departure) : (a.arrival, b.arrival)
-            if x != y { return (x ?? .distantPast) < (y ?? .distantPast) }
-            if a.tripID != b.tripID { return a.tripID.description < b.tripID.description }
-            if a.stopSequence != b.stopSequence { return a.stopSequence < b.stopSequence }
-            return a.serviceDate < b.serviceDate
+        try merge(kind, timetabled, runs, limit: limit, body)
+    }
+
+    /// Hands on the events of two cursors, each in board order, in board order, at most `limit`.
+    private static func merge(_ kind: Kind, _ first: RowCursor?, _ second: RowCursor?, limit: Int?, _ body: (StopEvent) throws -> Void) throws {
+        var left = try first?.next().flatMap(event)
+        var right = try second?.next().flatMap(event)
+        var remaining = limit ?? .max
+        while remaining > 0 {
+            let takesLeft: Bool
+            switch (left, right) {
+            case (nil, nil): return
+            case (_?, nil): takesLeft = true
+            case (nil, _?): takesLeft = false
+            case (let a?, let b?): takesLeft = !precedes(kind, b, a)
+            }
+            if takesLeft, let a = left {
+                try body(a)
+                left = try first?.next().flatMap(event)
+            } else if let b = right {
+                try body(b)
+                right = try second?.next().flatMap(event)
+            }
+            remaining -= 1
         }
-        if let limit, events.count > limit { events.removeLast(events.count - max(0, limit)) }
-        return events
+    }
+
+    /// The order of a board: the instant, then the trip (bytewise, as SQLite orders it), the stop sequence
+    /// and the service date.
+    private static func precedes(_ kind: Kind, _ a: StopEvent, _ b: StopEvent) -> Bool {
+        let (x, y) = kind == .departures ? (a.departure, b.departure) : (a.arrival, b.arrival)
+        if x != y { return (x ?? .distantPast) < (y ?? .distantPast) }
+        if a.tripID != b.tripID { return a.tripID.description.utf8.lexicographicallyPrecedes(b.tripID.description.utf8) }
+        if a.stopSequence != b.stopSequence { return a.stopSequence < b.stopSequence }
+        return a.serviceDate < b.serviceDate
     }
 
     /// The events at the stops `places` (placeholders) on the service dates in a range of `day_start`.

@@ -1,7 +1,7 @@
 public import Foundation
 
-/// Why a GTFS store cannot be opened. Other failures (a directory that cannot be written, a full disk)
-/// are GRDB's `DatabaseError`s.
+/// Why a GTFS store cannot be opened, or a question cannot be asked of it. Other failures (a directory
+/// that cannot be written, a full disk) are GRDB's `DatabaseError`s.
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// The database was written by a newer version of the schema: it holds the migrations `found`,
     /// which this build does not know. It is left untouched.
@@ -28,6 +28,15 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible, Loca
     ///   - missing: the migrations it lacks, in order.
     case needsMigration(path: String, missing: [String])
 
+    /// A name search (``GTFSStore/stops(named:feed:limit:)``) of more words than
+    /// ``GTFSStore/maxNameWords``: every word is a term the name index looks up, so their number bounds
+    /// the search's memory.
+    ///
+    /// - Parameters:
+    ///   - count: the words given.
+    ///   - limit: the most accepted.
+    case tooManyWords(count: Int, limit: Int)
+
     /// One line naming the problem.
     public var description: String {
         switch self {
@@ -39,6 +48,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible, Loca
         case .needsMigration(let path, let missing):
             "\(path): the store needs migrations \(missing.joined(separator: ", ")) to this version's schema; "
                 + "open it once for writing (an import does it)"
+        case .tooManyWords(let count, let limit):
+            "a name search of \(count) words; at most \(limit) are looked for"
         }
     }
 

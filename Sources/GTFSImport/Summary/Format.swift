@@ -23,15 +23,21 @@ package enum Format {
     /// A plain-text table: columns padded to their widest cell, numbers right-aligned, the columns in
     /// `leftAligned` (and the first) left-aligned, two spaces between columns; one line per row.
     package static func table(header: [String], rows: [[String]], leftAligned: Set<Int> = [0]) -> String {
-        let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
-        func render(_ cells: [String]) -> String {
-            let text = cells.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: max(0, widths[column] - cell.count))
-                return column == 0 || leftAligned.contains(column) ? cell + pad : pad + cell
-            }.joined(separator: "  ")
-            return String(text.reversed().drop(while: { $0 == " " }).reversed())
-        }
-        return all.map { render($0) + "\n" }.joined()
+        let widths = columnWidths(header: header, rows: rows)
+        return ([header] + rows).map { row($0, widths: widths, leftAligned: leftAligned) }.joined()
+    }
+
+    /// The width of each column of ``table(header:rows:leftAligned:)``: its widest cell.
+    package static func columnWidths(header: [String], rows: [[String]]) -> [Int] {
+        header.indices.map { column in ([header] + rows).map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+    }
+
+    /// One line of a table with the given column widths (a longer cell widens its own line only).
+    package static func row(_ cells: [String], widths: [Int], leftAligned: Set<Int> = [0]) -> String {
+        let text = cells.enumerated().map { column, cell in
+            let pad = String(repeating: " ", count: max(0, (widths.indices.contains(column) ? widths[column] : 0) - cell.count))
+            return column == 0 || leftAligned.contains(column) ? cell + pad : pad + cell
+        }.joined(separator: "  ")
+        return String(text.reversed().drop(while: { $0 == " " }).reversed()) + "\n"
     }
 }
