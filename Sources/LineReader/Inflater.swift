@@ -99,12 +99,15 @@ final class Inflater {
                     break
                 }
             }
-            if stream.pointee.avail_in == 0 && sourceEnded {
-                throw ReaderError.truncatedCompressedData(source: sourceName, format: format.name, offset: consumedOffset)
-            }
+            // With no input left zlib may still hold output (a long match of highly compressible data):
+            // it is asked again, and only when it can give nothing more has the stream ended early.
+            let (inputBefore, outputBefore) = (stream.pointee.avail_in, stream.pointee.avail_out)
             let status = CZlib.inflate(stream, Z_NO_FLUSH)
             switch status {
             case Z_OK, Z_BUF_ERROR:
+                if sourceEnded && inputBefore == 0 && stream.pointee.avail_out == outputBefore {
+                    throw ReaderError.truncatedCompressedData(source: sourceName, format: format.name, offset: consumedOffset)
+                }
                 continue
             case Z_STREAM_END:
                 insideMember = false

@@ -1,4 +1,5 @@
 import LineReader
+import TestSupport
 import Testing
 
 @Suite("Gzip input")
@@ -29,6 +30,23 @@ struct GzipTests {
     @Test("Gzip of an empty file gives no lines")
     func emptyMember() throws {
         #expect(try collectLines(Reader(bytes: gzipped([]))).isEmpty)
+    }
+
+    @Test("Highly compressible data: output zlib still holds when the input has ended is delivered",
+          arguments: [1 << 12, 1 << 16], [8 << 20])
+    func pendingOutputAtTheEnd(chunkSize: Int, newlines: Int) throws {
+        // A header and megabytes of empty lines compress to a few KB, whose last bytes expand to more
+        // than one output buffer: the input ends while zlib still has output to give.
+        let text = [UInt8](text: "stop_id,stop_name\n") + [UInt8](repeating: 0x0A, count: newlines)
+        for compressed in [Deflate.raw(text), gzipped(text)] {
+            let source: any ByteSource =
+                compressed.first == 0x1F ? MemorySource(compressed, name: "newlines.gz")
+                : try DeflateSource(compressed: MemorySource(compressed, name: "newlines.zip"), name: "newlines.zip")
+            let reader = try Reader(source: source, options: .init(chunkSize: chunkSize))
+            var count = 0
+            try reader.forEachLine { _ in count += 1 }
+            #expect(count == newlines + 1, "\(compressed.count) compressed bytes")
+        }
     }
 
     @Test("A truncated stream throws truncatedCompressedData with the compressed offset, at every cut")
