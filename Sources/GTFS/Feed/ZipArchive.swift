@@ -125,9 +125,15 @@ final class ZipArchive {
         if entryCount == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF {
             // ZIP64: a locator 20 bytes before the record points at the ZIP64 end record.
             let locatorPosition = tailStart + Int64(eocd) - 20
-            guard locatorPosition >= 0 else { throw Self.failure(path, "has a damaged ZIP64 end record") }
-            let locator = try read(at: locatorPosition, count: 20)
-            guard locator.le32(0) == 0x0706_4B50 else { throw Self.failure(path, "has a damaged ZIP64 locator") }
+            let locator = locatorPosition >= 0 ? try read(at: locatorPosition, count: 20) : []
+            guard locator.count == 20, locator.le32(0) == 0x0706_4B50 else {
+                // Exactly 65,535 entries fit the 16-bit count, and writers (Python's zipfile) then add no ZIP64
+                // records: without a locator the count is what it says.
+                guard directorySize != 0xFFFF_FFFF, directoryOffset != 0xFFFF_FFFF else {
+                    throw Self.failure(path, "has a damaged ZIP64 locator")
+                }
+                return try readEntries(count: entryCount, directorySize: directorySize, directoryOffset: directoryOffset)
+            }
             let recordOffset = try position(locator.le64(8), length: 56, "its ZIP64 end record")
             let record = try read(at: recordOffset, count: 56)
             guard record.le32(0) == 0x0606_4B50 else { throw Self.failure(path, "has a damaged ZIP64 end record") }
@@ -135,6 +141,12 @@ final class ZipArchive {
             directorySize = record.le64(40)
             directoryOffset = record.le64(48)
         }
+        return try readEntries(count: entryCount, directorySize: directorySize, directoryOffset: directoryOffset)
+    }
+
+    /// Reads the `count` entries of the central directory the end record describes, checked against the limits
+    /// and the file.
+    private func readEntries(count entryCount: UInt64, directorySize: UInt64, directoryOffset: UInt64) throws -> [Entry] {
         guard entryCount <= UInt64(Self.maxEntries) else {
             throw Self.failure(path, "has \(entryCount) entries; at most \(Self.maxEntries) are read")
         }

@@ -70,6 +70,23 @@ struct ZipHardeningTests {
         }
     }
 
+    @Test("Exactly 65,535 entries and no ZIP64 records (as Python's zipfile writes them): the count is read as it is")
+    func fullSixteenBitCount() throws {
+        var zip = ZipWriter()
+        zip.add("stops.txt", Crafted().content, deflate: false)
+        for number in 1 ..< 65_535 { zip.add("notes/\(number).txt", "", deflate: false) }
+        let folder = try TemporaryFolder()
+        let path = try folder.write(zip.archive(), name: "many.zip")
+        let entries = try FeedSource(path: path).entries()
+        #expect(entries.count == 65_535)
+        #expect(entries.first?.table == .stops)
+        // Without a locator, a saturated directory size or offset is still a damaged ZIP64 archive.
+        var damaged = Crafted()
+        damaged.bytes.replaceSubrange(damaged.locatorOffset ..< damaged.locatorOffset + 4, with: [0, 0, 0, 0])
+        let broken = try folder.write(damaged.bytes, name: "broken.zip")
+        #expect(throws: GTFSError.self) { try FeedSource(path: broken).entries() }
+    }
+
     @Test("The unpatched archive reads, so the crafted cases fail for their one value")
     func baseline() throws {
         let zip = Crafted()
