@@ -11,7 +11,7 @@ import ToolSupport
 extension ImportCommand {
     /// Whether `--db` names a PostgreSQL server rather than a file.
     static func isPostgres(_ db: String) -> Bool {
-        db.hasPrefix("postgresql:") || db.hasPrefix("postgres:")
+        PostgresStore.isConnectionString(db)
     }
 
     /// Opens the PostgreSQL store `--db` and `--schema` name, or ends the process with one line.

@@ -13,6 +13,8 @@ final class PostgresConnection {
     let target: String
     /// The connection string, for a second connection (``logAside(_:)``).
     private let conninfo: String
+    /// Its passwords, which no message of the server or of libpq may show.
+    private let secrets: ConnectionSecrets
     private var connection: OpaquePointer?
     /// Cancels from other threads.
     let canceller: PostgresCancel
@@ -22,6 +24,7 @@ final class PostgresConnection {
     /// - Throws: ``PostgresError`` when the string is malformed or the server cannot be reached or refuses.
     init(_ conninfo: String) throws(PostgresError) {
         target = Self.describe(conninfo)
+        secrets = ConnectionSecrets(conninfo)
         self.conninfo = conninfo
         if let failure = Self.loadLibpq() {
             throw PostgresError(target: target, operation: "cannot connect", message: failure)
@@ -32,7 +35,7 @@ final class PostgresConnection {
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(connection))
             PQfinish(connection)
-            throw PostgresError(target: target, operation: "cannot connect", message: message)
+            throw PostgresError(target: target, operation: "cannot connect", message: secrets.redact(message))
         }
         self.connection = connection
         canceller = PostgresCancel(connection: connection)
@@ -318,10 +321,10 @@ final class PostgresConnection {
     func failure(_ operation: String, _ result: OpaquePointer?) -> PostgresError {
         if let result, let text = PQresultErrorField(result, Int32(UInt8(ascii: "M"))) {
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            return PostgresError(target: target, operation: operation, message: String(cString: text), sqlState: state)
+            return PostgresError(target: target, operation: operation, message: secrets.redact(String(cString: text)), sqlState: state)
         }
         let message = connection.map { String(cString: PQerrorMessage($0)) } ?? "the connection is closed"
-        return PostgresError(target: target, operation: operation, message: message.isEmpty ? "unknown error" : message)
+        return PostgresError(target: target, operation: operation, message: message.isEmpty ? "unknown error" : secrets.redact(message))
     }
 
     /// `postgresql://user@host:port/dbname` from what libpq makes of `conninfo` (without the environment),
@@ -344,7 +347,8 @@ final class PostgresConnection {
         let host = values["host"] ?? values["hostaddr"] ?? ""
         let port = values["port"].map { ":" + $0 } ?? ""
         let database = values["dbname"].map { "/" + $0 } ?? ""
-        return "postgresql://\(user)\(host)\(port)\(database)"
+        // A string libpq read otherwise than meant (`postgresql://host=… password=…` is one host name).
+        return ConnectionSecrets(conninfo).redact("postgresql://\(user)\(host)\(port)\(database)")
     }
 
     /// Loads libpq, once per process (see CLibpq: a program that never connects never loads it).

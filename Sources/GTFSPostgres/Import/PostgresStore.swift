@@ -40,6 +40,25 @@ public final class PostgresStore {
     /// Closes the connection.
     public func close() { connection.close() }
 
+    /// Whether `text` names a PostgreSQL server rather than a file: a URI (`postgresql://…`,
+    /// `postgres://…`) or libpq's `key=value` form whose first word is one of its keywords
+    /// (`host=/run/postgresql dbname=gtfs`). A file of such a name is `./host=…`.
+    /// - Parameter text: what a user gave as the database.
+    /// - Returns: `true` for a connection string.
+    public static func isConnectionString(_ text: String) -> Bool {
+        if text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") { return true }
+        guard let equals = text.firstIndex(of: "=") else { return false }
+        let keyword = text[..<equals].trimmingCharacters(in: .whitespaces)
+        return connectionKeywords.contains(keyword)
+    }
+
+    /// libpq's connection keywords, as the first word of a `key=value` string.
+    private static let connectionKeywords: Set<String> = [
+        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "sslmode", "options",
+        "application_name", "connect_timeout", "target_session_attrs", "sslcert", "sslkey", "sslrootcert",
+        "channel_binding", "gssencmode", "require_auth", "load_balance_hosts", "keepalives",
+    ]
+
     /// Cancels an import of this store from any thread (Ctrl-C, say): see ``PostgresCancel``.
     public var canceller: PostgresCancel { connection.canceller }
 
