@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GTFS
 import GTFSImport
 @testable import GTFSPostgres
@@ -37,6 +38,56 @@ struct PostgresSpatialTests {
         #expect(again.table(.stops)?.changes == TableChanges(updated: 1, unchanged: 1))
         #expect(try store.connection.query("SELECT ST_AsText(geom) FROM gtfs.stops WHERE stop_id = 'B'", [], "read") == [["POINT(13.55 52.65)"]])
         #expect(try store.connection.query("SELECT indexname FROM pg_indexes WHERE indexname = 'stops_geom'", [], "read") == [["stops_geom"]])
+    }
+
+    @Test("Two first imports that both create PostGIS: the one that waited uses the other's, and has geometries")
+    func extensionRace() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let path = try PostgresFailureTests.feed(Self.files, in: folder, named: "f")
+        // Another session creates the extension and holds its commit until this import waits for it.
+        let other = try PostgresStore(connectionString: server.connectionString)
+        defer { other.close() }
+        try other.connection.execute("BEGIN; CREATE EXTENSION postgis", "create PostGIS")
+        // pg_stat_activity is read outside that transaction, whose view of it would stay as it was.
+        let watcher = try PostgresStore(connectionString: server.connectionString)
+        defer { watcher.close() }
+        let connectionString = server.connectionString
+        let source = try FeedSource(path: path)
+        final class Outcome: Sendable {
+            let summary = Mutex<ImportSummary?>(nil)
+            let error = Mutex<String?>(nil)
+        }
+        let outcome = Outcome()
+        let importer = Thread {
+            var options = ImportOptions()
+            options.feed = "f"
+            do {
+                let store = try PostgresStore(connectionString: connectionString, schema: "second")
+                defer { store.close() }
+                let summary = try store.importFeed(from: source, options: options)
+                outcome.summary.withLock { $0 = summary }
+            } catch {
+                outcome.error.withLock { $0 = "\(error)" }
+            }
+        }
+        importer.start()
+        let deadline = ContinuousClock.now + .seconds(60)
+        var waited = false
+        while !waited && ContinuousClock.now < deadline {
+            let waiting = try watcher.connection.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'CREATE EXTENSION%' AND wait_event_type = 'Lock'", [], "wait")
+            waited = waiting.first?.first == "1"
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(waited, "the import never waited for the other session's extension")
+        try other.connection.execute("COMMIT", "commit")
+        while !importer.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(outcome.error.withLock { $0 } == nil)
+        let summary = try #require(outcome.summary.withLock { $0 })
+        #expect(summary.warnings.isEmpty, "\(summary.warnings)")
+        #expect(try other.connection.query("SELECT ST_AsText(geom) FROM second.stops WHERE stop_id = 'A'", [], "read") == [["POINT(13.4 52.5)"]])
     }
 
     @Test("A user who may not create PostGIS: no geometries, a note in the summary; none when turned off")

@@ -22,9 +22,11 @@ struct PostGIS {
             try connection.execute("CREATE EXTENSION postgis", "create PostGIS")
             try connection.execute("RELEASE SAVEPOINT postgis", "create PostGIS")
         } catch {
-            // Not allowed (it needs a superuser or the database's owner with a trusted PostGIS): go without.
             try connection.execute("ROLLBACK TO SAVEPOINT postgis; RELEASE SAVEPOINT postgis", "create PostGIS")
-            return nil
+            // Another import created it meanwhile (ours waited for its commit, then found the name taken): use it.
+            // Otherwise it is not allowed (it needs a superuser or the database's owner with a trusted
+            // PostGIS): go without.
+            return try installedSchema(connection).map { PostGIS(extensionSchema: $0) }
         }
         return try installedSchema(connection).map { PostGIS(extensionSchema: $0) }
     }
