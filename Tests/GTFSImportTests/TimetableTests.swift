@@ -270,4 +270,35 @@ struct TimetableTests {
         #expect(try named.stops(named: "alexanderstrasse").isEmpty)
         #expect(try named.stops(named: "  \"(  ").isEmpty)
     }
+
+    @Test("Stops near a point across the antimeridian, and near a pole, equal a scan of every stop")
+    func antimeridian() throws {
+        let folder = try TemporaryFolder()
+        // Fiji's stops on both sides of 180°, and two near the North Pole on opposite meridians.
+        let path = try FeedFiles.directory(
+            [
+                "stops.txt": """
+                stop_id,stop_name,stop_lat,stop_lon
+                E,East,-16.5,179.9995
+                W,West,-16.5,-179.9995
+                F,Far,-16.5,-179.9
+                N1,Pole one,89.9999,0
+                N2,Pole two,89.9999,180
+
+                """
+            ], in: folder, name: "fiji")
+        let store = try GTFSStore(path: folder.file("fiji.sqlite"))
+        _ = try store.importFeedSynchronously(from: try FeedSource(path: path))
+        let all = try store.records(Stop.self)
+        for (latitude, longitude, radius) in [(-16.5, 179.9995, 500.0), (-16.5, -179.9995, 500), (-16.5, 180, 12_000), (89.9999, 90, 50)] {
+            let near = try store.stops(near: latitude, longitude, within: radius)
+            let expected = all.filter { stop in
+                guard let stopLatitude = stop.latitude, let stopLongitude = stop.longitude else { return false }
+                return GeoDistance.meters(latitude, longitude, stopLatitude, stopLongitude) <= radius
+            }
+            #expect(Set(near.map(\.stop.stopID.description)) == Set(expected.map(\.stopID.description)), "\(latitude), \(longitude) within \(radius) m")
+        }
+        // The 107 m between East and West.
+        #expect(try store.stops(near: -16.5, 179.9995, within: 150).map(\.stop.stopID.description) == ["E", "W"])
+    }
 }

@@ -40,13 +40,17 @@ extension GTFSStore {
         let longitudeSpan = cosine > 1e-6 ? min(180, latitudeSpan / cosine) : 180
         let stops: [Stop] = try pool.read { db in
             guard let id = try Self.feedID(db, name: feed) else { return [] }
-            let ids = try String.fetchAll(
-                db,
-                sql: """
-                    SELECT stop_id FROM stops_rtree
-                    WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ? AND feed = ?
-                    """,
-                arguments: [latitude - latitudeSpan, latitude + latitudeSpan, longitude - longitudeSpan, longitude + longitudeSpan, id])
+            var ids: [String] = []
+            for (west, east) in Self.longitudeRanges(longitude - longitudeSpan, longitude + longitudeSpan) {
+                ids += try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT stop_id FROM stops_rtree
+                        WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ? AND feed = ?
+                        """,
+                    arguments: [latitude - latitudeSpan, latitude + latitudeSpan, west, east, id])
+            }
+            ids = Array(Set(ids))
             guard !ids.isEmpty else { return [] }
             // In groups, below SQLite's limit on parameters.
             var found: [Stop] = []
@@ -66,6 +70,15 @@ extension GTFSStore {
         nearby.sort { ($0.distance, $0.stop.stopID.description) < ($1.distance, $1.stop.stopID.description) }
         if let limit, nearby.count > limit { nearby.removeLast(nearby.count - max(0, limit)) }
         return nearby
+    }
+
+    /// The longitudes from `west` to `east` as ranges within -180…180: one, or two when the span crosses
+    /// the antimeridian (a stop at 179.999° is 100 m from one at -179.999°).
+    static func longitudeRanges(_ west: Double, _ east: Double) -> [(Double, Double)] {
+        if east - west >= 360 { return [(-180, 180)] }
+        if west < -180 { return [(-180, east), (west + 360, 180)] }
+        if east > 180 { return [(west, 180), (-180, east - 360)] }
+        return [(west, east)]
     }
 
     /// The stops whose name has every word of `text` (as a word's beginning), matched without case and
