@@ -42,8 +42,12 @@ struct DeparturesCommand: ParsableCommand {
         guard (1 ... 10_080).contains(minutes) else { throw ValidationError("--minutes must be 1 to 10080, got \(minutes)") }
         if limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
         // The form is checked here; the time zone that places it is the feed's, known once the store is open.
-        if let at, QueryTime.parse(at, in: TimeZone(secondsFromGMT: 0) ?? .current) == nil {
-            throw ValidationError("--at \(at): not a time (use 'YYYY-MM-DD HH:MM', 'HH:MM' or ISO 8601)")
+        if let at {
+            do {
+                _ = try QueryTime.parse(at, in: TimeZone(secondsFromGMT: 0) ?? .current)
+            } catch {
+                throw ValidationError("--at \(at): \(error)")
+            }
         }
     }
 
@@ -52,10 +56,11 @@ struct DeparturesCommand: ParsableCommand {
         let zone = (try? database.timeZone(feed: store.feed)) ?? TimeZone(secondsFromGMT: 0) ?? .current
         let start: Date
         if let at {
-            guard let parsed = QueryTime.parse(at, in: zone) else {
-                fail("--at \(at): not a time (use 'YYYY-MM-DD HH:MM', 'HH:MM' or ISO 8601)")
+            do {
+                start = try QueryTime.parse(at, in: zone)
+            } catch {
+                fail("--at \(at): \(error)")
             }
-            start = parsed
         } else {
             start = Date()
         }

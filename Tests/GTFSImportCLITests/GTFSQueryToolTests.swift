@@ -92,4 +92,30 @@ struct GTFSQueryToolTests {
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
         }
     }
+
+    @Test("--at: impossible dates, times and offsets are usage errors naming the value; the valid forms answer",
+          arguments: [
+            ("2025-02-29", "2025-02 has no day 29"), ("2025-04-31 08:00", "2025-04 has no day 31"),
+            ("2025-11-24T07:00:00+99:00", "the offset +99:00 is out of range"), ("2025-11-24T07:00:00+24:00", "the offset +24:00 is out of range"),
+            ("2025-11-24T07:00:00+01:99", "the offset +01:99 is out of range"), ("2025-11-24 24:00", "24:00:00 is not a time of day"),
+            ("2025-13-01", "month 13 does not exist"), ("07:00Z", "not a time"),
+          ])
+    func impossibleTimes(_ at: String, _ problem: String) throws {
+        let result = try ToolRunner.run("gtfs-query", ["departures", "X", "--at", at, "--db", "none.sqlite"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("Error: --at \(at): \(problem)"), "\(result.stderr)")
+    }
+
+    @Test("--at: every accepted form names the same instant")
+    func acceptedTimes() throws {
+        let folder = try TemporaryFolder()
+        let db = try Self.sample(in: folder)
+        for at in ["2025-11-24 08:00", "2025-11-24T08:00:00", "2025-11-24T07:00:00Z", "2025-11-24T07:00Z", "2025-11-24 08:00+01:00", "2025-11-24T09:00:00+0200"] {
+            let result = try ToolRunner.run("gtfs-query", ["departures", "Alexanderplatz", "--db", db, "--at", at, "--minutes", "10"])
+            #expect(result.status == 0, "\(at): \(result.stderr)")
+            #expect(result.stdoutText.contains("Mon 2025-11-24 08:00 to 08:10") && result.stdoutText.contains("\n4 departures\n"), "\(at)")
+        }
+        let leap = try ToolRunner.run("gtfs-query", ["departures", "Alexanderplatz", "--db", db, "--at", "2024-02-29 08:00"])
+        #expect(leap.status == 0 && leap.stdoutText.contains("Thu 2024-02-29 08:00"), "\(leap.stderr)")
+    }
 }
