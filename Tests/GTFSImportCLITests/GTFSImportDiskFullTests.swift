@@ -20,6 +20,21 @@ struct GTFSImportDiskFullTests {
         return try folder.write(text, name: name)
     }
 
+    @Test("TMPDIR full, the database's disk not: the message names the temporary folder, the data is intact")
+    func fullTemporaryFolder() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.file("gtfs.sqlite")
+        #expect(try ToolRunner.run("gtfs-import", ["--db", db, "--quiet", GTFSImportToolTests.subset + "/stops.txt"]).status == 0)
+        let before = try GTFSImportToolTests.snapshot(db)
+        // An incremental import of 12,793 stops stages them in a scratch database in TMPDIR.
+        let temporary = try Tmpfs(kilobytes: 256)
+        let result = try ToolRunner.run("gtfs-import", ["--db", db, GTFSImportToolTests.stops2013], environment: ["TMPDIR": temporary.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("gtfs-import: \(db): database or disk is full: the temporary folder \(temporary.path) (TMPDIR), "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("set TMPDIR to a folder with room; nothing was imported\n"), "\(result.stderr)")
+        #expect(try GTFSImportToolTests.snapshot(db) == before)
+    }
+
     @Test("Full while loading: exit 1 in one line, the WAL emptied, the data and list intact; an estimate refuses early")
     func fullDisk() throws {
         let disk = try Tmpfs(kilobytes: 8_800)

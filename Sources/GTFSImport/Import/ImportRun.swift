@@ -365,7 +365,11 @@ final class ImportRun: Sendable {
         case let error as StoreError:
             return .store(error)
         case let error as DatabaseError:
-            return .database(path: databasePath, message: error.message ?? "\(error.resultCode)", code: error.extendedResultCode)
+            var message = error.message ?? "\(error.resultCode)"
+            if error.resultCode == .SQLITE_FULL, let temporary = DiskSpace.fullTemporaryFolder(databasePath: databasePath) {
+                message += ": \(temporary)"
+            }
+            return .database(path: databasePath, message: message, code: error.extendedResultCode)
         default:
             return .invalidFeed(GTFSError(.unreadable, file: Self.describe(source), message: "\(error)"))
         }

@@ -29,4 +29,37 @@ enum DiskSpace {
         guard let available = System.availableBytes(at: folder), available < needed else { return }
         throw ImportError.notEnoughSpace(path: databasePath, folder: folder, needed: needed, available: available)
     }
+
+    /// The folder SQLite writes its temporary files to (an incremental import's scratch database, the
+    /// sorts of an index build), found as SQLite's Unix file system layer finds it: the first writable
+    /// folder of `SQLITE_TMPDIR`, `TMPDIR`, `/var/tmp`, `/usr/tmp`, `/tmp`, `.`; with the variable that named it.
+    static var sqliteTemporaryFolder: (path: String, variable: String?) {
+        let environment = ProcessInfo.processInfo.environment
+        let candidates: [(String?, String?)] = [
+            (environment["SQLITE_TMPDIR"], "SQLITE_TMPDIR"), (environment["TMPDIR"], "TMPDIR"), ("/var/tmp", nil), ("/usr/tmp", nil),
+            ("/tmp", nil),
+        ]
+        for case let (folder?, variable) in candidates {
+            var status = stat()
+            if stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, access(folder, W_OK | X_OK) == 0 { return (folder, variable) }
+        }
+        return (".", nil)
+    }
+
+    /// For a full disk: which disk, when SQLite's temporary folder is on another file system than the
+    /// database and has less room. `nil` when the database's own disk is the one to blame.
+    /// - Returns: `the temporary folder /tmp (TMPDIR), where SQLite keeps its scratch and sort files, has …`.
+    static func fullTemporaryFolder(databasePath: String) -> String? {
+        let folder = DatabasePath.folder(of: databasePath)
+        let (temporary, variable) = sqliteTemporaryFolder
+        var (databaseStatus, temporaryStatus) = (stat(), stat())
+        guard stat(folder, &databaseStatus) == 0, stat(temporary, &temporaryStatus) == 0,
+            databaseStatus.st_dev != temporaryStatus.st_dev,
+            let databaseFree = System.availableBytes(at: folder), let temporaryFree = System.availableBytes(at: temporary),
+            temporaryFree < databaseFree
+        else { return nil }
+        return "the temporary folder \(GTFSError.displayable(temporary))\(variable.map { " (\($0))" } ?? ""), where SQLite keeps its "
+            + "scratch and sort files, has \(Count.bytes(temporaryFree)) free, the database's folder \(Count.bytes(databaseFree)); "
+            + "set \(variable ?? "TMPDIR") to a folder with room"
+    }
 }
