@@ -127,6 +127,16 @@ struct PostgresFailureTests {
     func schemaName() {
         #expect(throws: PostgresError.self) { try PostgresStore(connectionString: "postgresql:///x", schema: "gtfs; DROP TABLE x") }
     }
+
+    @Test("A schema name of 64 bytes is refused for PostgreSQL's 63-byte limit, not for its characters")
+    func schemaNameLength() throws {
+        let tooLong = String(repeating: "a", count: 64)
+        let error = #expect(throws: PostgresError.self) { try PostgresStore(connectionString: "postgresql:///x", schema: tooLong) }
+        #expect(error?.message == "a schema name has at most 63 bytes (PostgreSQL's limit), this one 64", "\(String(describing: error))")
+        #expect(PostgresStore.identifierProblem(String(repeating: "a", count: 63)) == nil)
+        let tool = try ToolRunner.run("gtfs-import", ["list", "--db", "postgresql:///x", "--schema", tooLong])
+        #expect(tool.status == 1 && tool.stderr.contains("at most 63 bytes"), "\(tool.stderr)")
+    }
 }
 
 @Suite("PostgreSQL store: the client killed mid-import", .serialized)

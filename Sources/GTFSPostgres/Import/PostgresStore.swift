@@ -28,10 +28,8 @@ public final class PostgresStore {
     ///   - schema: the schema of the tables: letters, digits and `_`, not starting with a digit.
     /// - Throws: ``PostgresError`` when the name is not allowed or the server cannot be reached or refuses.
     public init(connectionString: String, schema: String = "gtfs") throws(PostgresError) {
-        guard Self.isPlainIdentifier(schema) else {
-            throw PostgresError(
-                target: PostgresConnection.describe(connectionString), operation: "schema \(schema)",
-                message: "a schema name has lower-case letters, digits and _ only, and does not start with a digit")
+        if let problem = Self.identifierProblem(schema) {
+            throw PostgresError(target: PostgresConnection.describe(connectionString), operation: "schema \(schema)", message: problem)
         }
         self.schema = schema
         connection = try PostgresConnection(connectionString)
@@ -259,12 +257,17 @@ public final class PostgresStore {
         return FeedCatalog.contentHash(tables: rows.map { ($0[0] ?? "", $0[1]) })
     }
 
-    /// Whether `name` can stand in SQL unquoted and means itself: lower-case letters, digits and `_`, not
-    /// starting with a digit, at most 63 bytes.
-    static func isPlainIdentifier(_ name: String) -> Bool {
-        guard let first = name.utf8.first, name.utf8.count <= 63, !(UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(first) else { return false }
-        return name.utf8.allSatisfy { byte in
+    /// Why `name` cannot stand in SQL unquoted and mean itself, or `nil` when it can: lower-case letters,
+    /// digits and `_`, not starting with a digit, at most 63 bytes (PostgreSQL cuts a longer name, so two
+    /// names would mean one schema).
+    static func identifierProblem(_ name: String) -> String? {
+        let plain = name.utf8.allSatisfy { byte in
             (UInt8(ascii: "a") ... UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
         }
+        guard let first = name.utf8.first, plain, !(UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(first) else {
+            return "a schema name has lower-case letters, digits and _ only, and does not start with a digit"
+        }
+        guard name.utf8.count <= 63 else { return "a schema name has at most 63 bytes (PostgreSQL's limit), this one \(name.utf8.count)" }
+        return nil
     }
 }
