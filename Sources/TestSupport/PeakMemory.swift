@@ -3,40 +3,37 @@ import Foundation
 extension ToolRunner {
     /// How a tool run under ``measuringPeakMemory(_:_:)`` ended.
     public struct Measured: Sendable {
-        /// The exit status, or 128 + the signal that ended it.
+        /// The exit status.
         public let status: Int32
-        /// Its peak resident memory in bytes (the kernel's `ru_maxrss` of that one process).
+        /// Its peak resident memory in bytes.
         public let peakBytes: Int
     }
 
-    /// Runs `tool` to its end, its output discarded, and reads its own peak memory from `wait4`, which no
-    /// other process of the tests can inflate.
+    /// Whether ``measuringPeakMemory(_:_:)`` can run: it needs GNU time (Debian's `time` package).
+    public static let canMeasurePeakMemory = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
+
+    /// Runs `tool` to its end, its output discarded, and reads its peak memory through GNU time, which forks
+    /// it from a small process of its own: a child spawned from the test process (`posix_spawn` shares the
+    /// parent's memory until `exec`) would be charged the test process's peak.
     ///
-    /// - Throws: when the process cannot start.
+    /// - Throws: when the process cannot start or GNU time reports nothing.
     public static func measuringPeakMemory(_ tool: String, _ arguments: [String]) throws -> Measured {
-        _ = ignoresBrokenPipes
+        let report = NSTemporaryDirectory() + "gtfs-peak-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        defer { unlink(report) }
         let path = productsDirectory.appendingPathComponent(tool).path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-f", "%x %M", "-o", report, path] + arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let fields = try String(contentsOfFile: report, encoding: .utf8).split(whereSeparator: \.isWhitespace)
+        // GNU time writes "Command exited with non-zero status N" first when the status is not 0.
+        guard fields.count >= 2, let status = Int32(fields[fields.count - 2]), let kilobytes = Int(fields[fields.count - 1]) else {
+            throw CocoaError(.fileReadCorruptFile)
         }
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw CocoaError(.executableLoad) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(child, &status, 0, &usage) < 0 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift cannot call as macros.
-        let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        #if canImport(Darwin)
-        let peak = Int(usage.ru_maxrss)  // bytes on Darwin
-        #else
-        let peak = Int(usage.ru_maxrss) * 1024  // kilobytes elsewhere
-        #endif
-        return Measured(status: exitStatus, peakBytes: peak)
+        return Measured(status: status, peakBytes: kilobytes * 1024)
     }
 }

@@ -41,7 +41,7 @@ struct GTFSQueryLongBoardTests {
         #expect(json.stderr == "gtfs-query: the first 10 departures; --limit N shows more\n")
     }
 
-    @Test("60,000 rows as JSON stream out in bounded memory, in time order")
+    @Test("60,000 rows as JSON stream out in bounded memory, in time order", .enabled(if: ToolRunner.canMeasurePeakMemory, "needs GNU time (Debian's time package)"))
     func streamed() throws {
         let folder = try TemporaryFolder()
         let db = try Self.everySecond(in: folder)
@@ -57,7 +57,7 @@ struct GTFSQueryLongBoardTests {
         #expect(times == times.sorted())
     }
 
-    @Test("stops --name with 65,000 one-letter words: a usage error at once, in little memory")
+    @Test("stops --name with 65,000 one-letter words: a usage error at once, in little memory", .enabled(if: ToolRunner.canMeasurePeakMemory, "needs GNU time (Debian's time package)"))
     func manyWords() throws {
         let folder = try TemporaryFolder()
         let db = try Self.everySecond(in: folder)
