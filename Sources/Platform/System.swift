@@ -76,6 +76,24 @@ package enum System {
         return overflow ? .max : bytes
     }
 
+    /// A file's device and inode, which tell whether two paths or descriptors are one file (`dev_t` is
+    /// signed on Darwin: its bits, not its value).
+    package static func fileIdentity(_ status: stat) -> (device: UInt64, inode: UInt64) {
+        (UInt64(truncatingIfNeeded: status.st_dev), UInt64(truncatingIfNeeded: status.st_ino))
+    }
+
+    /// The identity (``fileIdentity(_:)``) of the file at `path`, through symbolic links; `nil` when there is none.
+    package static func fileIdentity(atPath path: String) -> (device: UInt64, inode: UInt64)? {
+        var status = stat()
+        return stat(path, &status) == 0 ? fileIdentity(status) : nil
+    }
+
+    /// Whether `descriptor` is open on the file `status` describes.
+    package static func isSameFile(_ descriptor: Int32, _ status: stat) -> Bool {
+        var open = stat()
+        return fstat(descriptor, &open) == 0 && fileIdentity(open) == fileIdentity(status)
+    }
+
     /// The end of `path`'s chain of symbolic links: `path` itself when it is not a link, else the path
     /// the last link names, which may not exist yet (a file created there is the one the link leads to).
     /// A relative target counts from the folder of its link. After 40 links (the kernel's limit) it gives

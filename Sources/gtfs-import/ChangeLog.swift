@@ -14,11 +14,12 @@ import Platform
 /// {"summary":{"stop_times":{"inserted":0,"updated":1,"deleted":0}},"complete":true}
 /// ```
 ///
-/// Values are as the database stores them, except times, written as GTFS writes them (`25:03:00`). The
-/// lines and the summary are written before the import commits, and its commit waits until they are
-/// (``prepareCommit()``), so a committed import never lacks its change list. A regular file is written
-/// under a temporary name and gets its own only when the import has committed, so a failed import leaves
-/// none; a stream (standard output, a device, a FIFO) gets a last line `{"complete":false,"error":…}`
+/// Values are as the database stores them, except times, written as GTFS writes them (`25:03:00`). Every
+/// line is written before the import commits, and its commit waits until they are (``prepareCommit()``),
+/// so a committed import never lacks its change list. A regular file gets its summary and is on storage
+/// by then too, under a temporary name that becomes its own once the import has committed, so a failed
+/// import leaves none. A stream (standard output, a device, a FIFO) gets the summary, which says the
+/// import completed, only after the commit, and after a failure a last line `{"complete":false,"error":…}`
 /// instead (see ``ChangeLogTarget``).
 final class ChangeLog: Sendable {
     private struct State {
@@ -27,6 +28,7 @@ final class ChangeLog: Sendable {
         var timeColumns: [GTFSFile: Set<String>] = [:]
         var failure: String?
         var summaryWritten = false
+        var closed = false
     }
 
     /// Where the lines go: `-` for standard output.
@@ -65,30 +67,38 @@ final class ChangeLog: Sendable {
         }
     }
 
-    /// Before the import commits: every line and the summary written, and a file's bytes on storage.
+    /// Before the import commits: every line written; a file's summary too, and its bytes on storage.
     /// - Throws: a message when they cannot be written; the import then rolls back.
     func prepareCommit() throws(ChangeLogError) {
         let failure: String? = state.withLock { state in
-            writeSummary(&state)
-            if state.failure == nil, case .file(_, let temporary, let descriptor) = target {
-                let code = System.flushToStorage(descriptor)
+            if case .file(_, let temporary, let descriptor) = target {
+                writeSummary(&state)
+                let code = state.failure == nil ? System.flushToStorage(descriptor) : 0
                 if code != 0 { state.failure = "cannot write the changes to \(temporary): \(System.message(forErrno: code))" }
+            } else {
+                flush(&state)
             }
             return state.failure
         }
         if let failure { throw ChangeLogError(failure) }
     }
 
-    /// Ends the log of an import that committed (or changed nothing): a file gets its own name.
+    /// Ends the log of an import that committed (or changed nothing): a stream gets its summary, a file
+    /// its own name.
     /// - Throws: a message when the log cannot be completed; when the import committed, a file's changes
     ///   are then complete under its temporary name, which the message names.
     func finish() throws(ChangeLogError) {
         try prepareCommit()
         switch target {
-        case .stream(let descriptor, let closes):
-            if closes { close(descriptor) }
-        case .file(let path, let temporary, let descriptor):
-            close(descriptor)
+        case .stream:
+            let failure: String? = state.withLock { state in
+                writeSummary(&state)
+                closeOutput(&state)
+                return state.failure
+            }
+            if let failure { throw ChangeLogError(failure) }
+        case .file(let path, let temporary, _):
+            state.withLock { closeOutput(&$0) }
             guard rename(temporary, path) == 0 else {
                 throw ChangeLogError("cannot rename \(temporary) to \(path): \(System.message(forErrno: errno)); the changes are in \(temporary)")
             }
@@ -107,14 +117,26 @@ final class ChangeLog: Sendable {
     func discard(reason: String) {
         state.withLock { state in
             switch target {
-            case .file(_, let temporary, let descriptor):
-                close(descriptor)
+            case .file(_, let temporary, _):
+                closeOutput(&state)
                 unlink(temporary)
-            case .stream(let descriptor, let closes):
+            case .stream:
+                guard !state.closed else { return }
                 state.buffer += "{\"complete\":false,\"error\":\(Self.quoted(reason))}\n".utf8
                 flush(&state)
-                if closes { close(descriptor) }
+                closeOutput(&state)
             }
+        }
+    }
+
+    /// Closes the output once (a descriptor number closed twice may belong to another file by then); standard
+    /// output and error stay open.
+    private func closeOutput(_ state: inout State) {
+        guard !state.closed else { return }
+        state.closed = true
+        switch target {
+        case .stream(let descriptor, let closes): if closes { close(descriptor) }
+        case .file(_, _, let descriptor): close(descriptor)
         }
     }
 

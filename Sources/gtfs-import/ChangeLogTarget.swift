@@ -22,14 +22,16 @@ enum ChangeLogTarget: Sendable {
         }
         var status = stat()
         if stat(path, &status) == 0 {
+            // Already open as standard output or error (`/dev/stdout` on a file, a pipe or a socket, which
+            // cannot be opened again): written through that descriptor.
+            if let standard = [STDOUT_FILENO, STDERR_FILENO].first(where: { System.isSameFile($0, status) }) {
+                self = .stream(descriptor: standard, closes: false)
+                return
+            }
             if status.st_mode & S_IFMT != S_IFREG {
                 let descriptor = open(path, O_WRONLY | O_CLOEXEC)
                 guard descriptor >= 0 else { throw ChangeLogError("cannot open \(path): \(System.message(forErrno: errno))") }
                 self = .stream(descriptor: descriptor, closes: true)
-                return
-            }
-            if let standard = [STDOUT_FILENO, STDERR_FILENO].first(where: { Self.isSameFile($0, status) }) {
-                self = .stream(descriptor: standard, closes: false)
                 return
             }
         }
@@ -47,12 +49,6 @@ enum ChangeLogTarget: Sendable {
         switch self {
         case .stream(let descriptor, _), .file(_, _, let descriptor): descriptor
         }
-    }
-
-    /// Whether `descriptor` is open on the file `status` describes.
-    private static func isSameFile(_ descriptor: Int32, _ status: stat) -> Bool {
-        var open = stat()
-        return fstat(descriptor, &open) == 0 && open.st_dev == status.st_dev && open.st_ino == status.st_ino
     }
 
     /// The path at the end of `path`'s chain of symbolic links (which may not exist yet).

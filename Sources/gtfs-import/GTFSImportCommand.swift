@@ -32,7 +32,7 @@ struct GTFSImportCommand: ParsableCommand {
           0    imported (or nothing to change)
           3    imported, but some rows were rejected (see the errors on standard error, or --errors FILE)
           1    failed; the database is unchanged
-          4    imported, but the --changes file could not take its name (the message names where the changes are)
+          4    imported, but the --changes output could not be completed (the message says where the list is)
           2    usage error
           130  cancelled by SIGINT (Ctrl-C); 143 cancelled by SIGTERM (the database is unchanged)
         """
@@ -41,8 +41,9 @@ struct GTFSImportCommand: ParsableCommand {
     enum Status {
         static let rejectedRows: Int32 = 3
         static let failed: Int32 = 1
-        /// The import committed with its change list complete on storage, but under its temporary name.
-        static let changesNotNamed: Int32 = 4
+        /// The import committed, but its change list could not be completed: a file's rename, or a stream's
+        /// last line, failed after the commit.
+        static let changesIncomplete: Int32 = 4
     }
 
     /// Parses and runs (a usage error exits with status 2); `--help` alone shows the import's options.

@@ -151,14 +151,17 @@ struct ImportCommand: ParsableCommand {
 
         switch result {
         case .success(let summary):
+            var changesProblem: String?
             do {
                 try changeLog?.finish()
             } catch {
-                if summary.changedNothing { fail("--changes: \(error); the import changed nothing") }
-                StandardError.line("\(db) was imported, but --changes: \(error)")
-                System.exit(GTFSImportCommand.Status.changesNotNamed)
+                if summary.changedNothing {
+                    changeLog?.discard(reason: "\(error)")
+                    fail("--changes: \(error); the import changed nothing")
+                }
+                changesProblem = "\(db) was imported, but --changes: \(error)"
             }
-            try report(summary, database: db)
+            try report(summary, database: db, changesProblem: changesProblem)
         case .failure(let error):
             changeLog?.discard(reason: error.description)
             if error.isCancellation, let signal {
@@ -222,11 +225,15 @@ struct ImportCommand: ParsableCommand {
         GTFSError(.unreadable, file: path, message: "names no GTFS table (stops.txt, stop_times.txt.gz, …); give --table NAME")
     }
 
-    /// Prints the summary and errors, writes `--errors`, and exits 3 when rows were rejected.
-    /// - Parameter database: the database as messages name it (a server without its password).
-    func report(_ summary: ImportSummary, database: String) throws {
+    /// Prints the summary and errors, writes `--errors`, and exits 3 when rows were rejected, 4 when the
+    /// committed import's change list could not be completed.
+    /// - Parameters:
+    ///   - database: the database as messages name it (a server without its password).
+    ///   - changesProblem: what went wrong with `--changes` after the commit.
+    func report(_ summary: ImportSummary, database: String, changesProblem: String? = nil) throws {
         let sourceName = inputs.joined(separator: " ")
-        let status = summary.rowsRejected > 0 ? GTFSImportCommand.Status.rejectedRows : 0
+        let status =
+            changesProblem != nil ? GTFSImportCommand.Status.changesIncomplete : summary.rowsRejected > 0 ? GTFSImportCommand.Status.rejectedRows : 0
         if let errors {
             let text = SummaryReport.allProblems(summary).map { $0 + "\n" }.joined()
             do {
@@ -246,6 +253,7 @@ struct ImportCommand: ParsableCommand {
             for line in SummaryReport.firstWarnings(summary, errorsFile: errors) { StandardError.write(line + "\n") }
         }
         for line in SummaryReport.firstErrors(summary, errorsFile: errors) { StandardError.write(line + "\n") }
+        if let changesProblem { StandardError.line(changesProblem) }
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -42,8 +42,7 @@ enum OutputPath {
         init(_ path: String) {
             var status = stat()
             if stat(path, &status) == 0 {
-                // dev_t is signed on Darwin: its bits, not its value.
-                identity = (UInt64(truncatingIfNeeded: status.st_dev), UInt64(truncatingIfNeeded: status.st_ino))
+                identity = System.fileIdentity(status)
                 isDirectory = status.st_mode & S_IFMT == S_IFDIR
             } else {
                 identity = nil

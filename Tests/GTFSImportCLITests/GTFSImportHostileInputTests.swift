@@ -9,16 +9,16 @@ import Testing
 /// documented status, and the database keeps its content.
 @Suite("gtfs-import: hostile arguments, feeds and concurrent runs")
 struct GTFSImportHostileInputTests {
-    /// A folder with a database holding the 2013 stops, and its snapshot.
+    /// A folder with a database holding `input` (the 2013 stops unless given), and its snapshot.
     struct Setup {
         let folder: TemporaryFolder
         let db: String
         let before: [String]
 
-        init() throws {
+        init(importing input: String = GTFSImportToolTests.stops2013) throws {
             folder = try TemporaryFolder()
             db = folder.file("gtfs.sqlite")
-            let first = try ToolRunner.run("gtfs-import", ["--db", db, "--quiet", GTFSImportToolTests.stops2013])
+            let first = try ToolRunner.run("gtfs-import", ["--db", db, "--quiet", input])
             #expect(first.status == 0, "\(first.stderr)")
             before = try GTFSImportToolTests.snapshot(db)
         }

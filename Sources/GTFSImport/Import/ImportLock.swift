@@ -67,9 +67,8 @@ final class ImportLock: Sendable {
                 Thread.sleep(forTimeInterval: pollInterval / .seconds(1))
             }
             // Locked: keep it if the file is still the one at the path (its holder deletes it before unlocking).
-            var held = stat()
             var current = stat()
-            if fstat(descriptor, &held) == 0, stat(path, &current) == 0, held.st_dev == current.st_dev, held.st_ino == current.st_ino {
+            if stat(path, &current) == 0, System.isSameFile(descriptor, current) {
                 return ImportLock(path: path, descriptor: descriptor)
             }
             close(descriptor)

@@ -96,7 +96,9 @@ final class ImportRun: Sendable {
                 return try importIntoNewFile(newFile, plan: plan(imported, existing: nil, incremental: false), start, startDate)
             }
             let full = plan(imported, existing: nil, incremental: false)
-            if options.mode == .atomic, options.update == .full, options.changeHandler == nil, source.isWholeFeed,
+            // Not with a handler of changes or of the commit: a build aside that turns out not replaceable
+            // runs again in place, and would tell them twice.
+            if options.mode == .atomic, options.update == .full, options.changeHandler == nil, options.beforeCommit == nil, source.isWholeFeed,
                 Set(full.replaced) == Set(GTFSFile.allCases), let probe = ReplacedDatabase.probe(file, feed: options.feed)
             {
                 try DiskSpace.check(entries, databasePath: file)

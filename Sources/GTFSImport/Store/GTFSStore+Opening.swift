@@ -17,7 +17,7 @@ extension GTFSStore {
     static func openPool(path: String, configuration: Configuration) throws -> DatabasePool {
         var attempts = 0
         while true {
-            let before = FileIdentity(path)
+            let before = System.fileIdentity(atPath: path)
             do {
                 // Look before opening the pool: a DatabasePool switches the file to WAL mode, which must not
                 // happen to a database that belongs to something else.
@@ -26,9 +26,18 @@ extension GTFSStore {
                 // Check again under the writer's lock, in case another process changed the file meanwhile.
                 try pool.barrierWriteWithoutTransaction { db in try refuseNewerSchema(db) }
                 return pool
-            } catch where attempts < 5 && FileIdentity(path) != before {
+            } catch where attempts < 5 && !Self.same(System.fileIdentity(atPath: path), before) {
                 attempts += 1
             }
+        }
+    }
+
+    /// Whether two identities (or their absence) are the same.
+    private static func same(_ a: (device: UInt64, inode: UInt64)?, _ b: (device: UInt64, inode: UInt64)?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case (let a?, let b?): a == b
+        default: false
         }
     }
 
@@ -137,20 +146,5 @@ extension GTFSStore {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw StoreError.notAGTFSDatabase(path: path, reason: "it is not an SQLite database")
         }
-    }
-}
-
-/// A file's device and inode, to tell whether a path names the same file as a moment ago.
-private struct FileIdentity: Equatable {
-    let device: UInt64
-    let inode: UInt64
-
-    /// The identity of the file at `path` now, `nil` when there is none.
-    init?(_ path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        // dev_t is signed on Darwin: its bits, not its value.
-        device = UInt64(truncatingIfNeeded: status.st_dev)
-        inode = UInt64(truncatingIfNeeded: status.st_ino)
     }
 }
