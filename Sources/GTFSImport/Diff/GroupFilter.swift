@@ -155,7 +155,7 @@ struct GroupFilter {
                 stage.append(group)
                 continue
             }
-            if inOrder, let lastKey, !lastKey.utf8.lexicographicallyPrecedes(key.utf8) { try leaveOrder(lastKey) }
+            try checkOrder(key)
             let stored = inOrder ? try storedInOrder(key) : try lookUp(key)
             var same = false
             if let stored, let a = stored.a, let b = stored.b {
@@ -175,7 +175,9 @@ struct GroupFilter {
                     continue
                 }
             }
-            let compares = !same && !group.refused && !group.spilled
+            // In memory only when both versions are small: the comparison holds the new rows and the keys of
+            // the stored rows it deletes (a trip of a million stop times cut to ten).
+            let compares = !same && !group.refused && !group.spilled && (stored?.rows ?? 0) <= Int64(maxHeldRows)
             let state = Int64(same ? Self.same : compares ? Self.compared : Self.staged)
             claim.bind(1, key)
             // A group the store refused a staged row of keeps no digest: it is compared row by row next time.
@@ -230,7 +232,7 @@ struct GroupFilter {
     /// the one earlier in the file is kept and the other refused, as in a full import.
     private mutating func beginSpill(of key: String?) throws {
         guard let key else { return }
-        if inOrder, let lastKey, !lastKey.utf8.lexicographicallyPrecedes(key.utf8) { try leaveOrder(lastKey) }
+        try checkOrder(key)
         // In order, the key is new to the file.
         if !inOrder { try takeBack(key, rows: 0) }
     }
@@ -260,6 +262,11 @@ struct GroupFilter {
         defer { lookupStored.reset() }
         guard try lookupStored.step() else { return nil }
         return (lookupStored.int64(0), lookupStored.int64(1), lookupStored.integer(2))
+    }
+
+    /// Leaves the in-order reading at the first group whose key does not follow the last one's.
+    private mutating func checkOrder(_ key: String) throws {
+        if inOrder, let lastKey, !lastKey.utf8.lexicographicallyPrecedes(key.utf8) { try leaveOrder(lastKey) }
     }
 
     /// The first group out of key order: the unchanged groups seen so far (stored up to `lastKey`, neither
