@@ -16,6 +16,8 @@ struct PostgresSecretsTests {
         "host=/nonexistent password='S3cretPW' user=me",
         "postgresql://me@/gtfs?password=S3cretPW&host=/nonexistent",
         "postgresql://me:S3cret%40PW@[bad",
+        "host=/nonexistent password = S3cretPW dbname=x",
+        "client_encoding=UTF8 host=/nonexistent sslpassword=S3cretPW",
     ]
 
     @Test("ConnectionSecrets finds the passwords as written and decoded, and redacts them")
@@ -25,6 +27,13 @@ struct PostgresSecretsTests {
         #expect(ConnectionSecrets("host=h password='a b' user=u").passwords == ["a b"])
         #expect(ConnectionSecrets("postgresql://me@host/db").passwords.isEmpty)
         #expect(ConnectionSecrets("postgresql://me:S3cret%ZZPW@h").redact("token: \"S3cret%ZZPW\"") == "token: \"***\"")
+        // Spaces around =, escapes, sslpassword.
+        #expect(ConnectionSecrets("host=h password = S3cretPW user=u").passwords == ["S3cretPW"])
+        #expect(Set(ConnectionSecrets("password='it\\'s me'").passwords) == ["it\\'s me", "it's me"])
+        #expect(ConnectionSecrets("sslpassword=KeyPass1 host=h").passwords == ["KeyPass1"])
+        // A short password is redacted only where it stands alone, not in every word that holds it.
+        let short = ConnectionSecrets("postgresql://me:ab@h/db")
+        #expect(short.redact("password \"ab\" for user me at table tab") == "password \"***\" for user me at table tab")
     }
 
     @Test("gtfs-import, list and remove: one line, no password", arguments: strings)

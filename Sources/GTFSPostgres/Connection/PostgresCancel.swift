@@ -9,28 +9,35 @@ public final class PostgresCancel: Sendable {
     /// a `PQcancel` that a server which does not answer holds up.
     private let requested = Atomic(false)
     /// libpq's handle to cancel the running statement (`nil` once the connection is closed).
-    private let handle: Mutex<Handle>
+    private let handle: Mutex<Handle?>
 
-    /// libpq's cancel object: `PQcancel` may be called on it from any thread (libpq's documentation), and
-    /// the mutex keeps it from being freed meanwhile.
-    private struct Handle: @unchecked Sendable {
-        var pointer: OpaquePointer?
+    /// libpq's cancel object, freed when the last user lets go: `PQcancel` may be called on it from any
+    /// thread (libpq's documentation), and a `PQcancel` waiting for a server that does not answer keeps it
+    /// alive without holding up the connection's close.
+    private final class Handle: @unchecked Sendable {
+        let pointer: OpaquePointer
+
+        init?(_ connection: OpaquePointer) {
+            guard let pointer = PQgetCancel(connection) else { return nil }
+            self.pointer = pointer
+        }
+
+        deinit { PQfreeCancel(pointer) }
     }
 
     init(connection: OpaquePointer) {
-        handle = Mutex(Handle(pointer: PQgetCancel(connection)))
+        handle = Mutex(Handle(connection))
     }
 
     /// Cancels the import in progress, or the next one.
+    ///
     /// It sends the server a cancel request and waits for its answer (`PQcancel`), which a server that
     /// does not answer never gives: call it from a thread that may wait.
     public func cancel() {
         requested.store(true, ordering: .sequentiallyConsistent)
-        handle.withLock { handle in
-            guard let pointer = handle.pointer else { return }
-            var message = [CChar](repeating: 0, count: 256)
-            _ = PQcancel(pointer, &message, Int32(message.count))
-        }
+        guard let current = handle.withLock({ $0 }) else { return }
+        var message = [CChar](repeating: 0, count: 256)
+        _ = PQcancel(current.pointer, &message, Int32(message.count))
     }
 
     /// Whether a cancel was asked for.
@@ -41,17 +48,11 @@ public final class PostgresCancel: Sendable {
 
     /// Takes the handle of `connection`'s new session (after `PQreset`).
     func replace(connection: OpaquePointer) {
-        handle.withLock { handle in
-            if let pointer = handle.pointer { PQfreeCancel(pointer) }
-            handle.pointer = PQgetCancel(connection)
-        }
+        handle.withLock { $0 = Handle(connection) }
     }
 
-    /// Frees libpq's handle; later cancels only set the flag.
+    /// Lets go of libpq's handle; later cancels only set the flag.
     func release() {
-        handle.withLock { handle in
-            if let pointer = handle.pointer { PQfreeCancel(pointer) }
-            handle.pointer = nil
-        }
+        handle.withLock { $0 = nil }
     }
 }

@@ -24,7 +24,7 @@ final class PostgresConnection {
     /// - Throws: ``PostgresError`` when the string is malformed or the server cannot be reached or refuses.
     init(_ conninfo: String) throws(PostgresError) {
         target = Self.describe(conninfo)
-        secrets = ConnectionSecrets(conninfo)
+        secrets = Self.secrets(conninfo)
         self.conninfo = conninfo
         if let failure = Self.loadLibpq() {
             throw PostgresError(target: target, operation: "cannot connect", message: failure)
@@ -330,11 +330,28 @@ final class PostgresConnection {
     /// `postgresql://user@host:port/dbname` from what libpq makes of `conninfo` (without the environment),
     /// or `PostgreSQL` when it cannot parse it. Never the password.
     static func describe(_ conninfo: String) -> String {
-        guard loadLibpq() == nil else { return "PostgreSQL" }
+        guard let values = parsed(conninfo) else { return "PostgreSQL" }
+        let user = values["user"].map { $0 + "@" } ?? ""
+        let host = values["host"] ?? values["hostaddr"] ?? ""
+        let port = values["port"].map { ":" + $0 } ?? ""
+        let database = values["dbname"].map { "/" + $0 } ?? ""
+        // A string libpq read otherwise than meant (`postgresql://host=… password=…` is one host name).
+        return Self.secrets(conninfo).redact("postgresql://\(user)\(host)\(port)\(database)")
+    }
+
+    /// The passwords of `conninfo`, with those libpq reads in it.
+    static func secrets(_ conninfo: String) -> ConnectionSecrets {
+        let values = parsed(conninfo) ?? [:]
+        return ConnectionSecrets(conninfo, parsed: [values["password"], values["sslpassword"]].compactMap { $0 })
+    }
+
+    /// The options libpq reads in `conninfo` (without the environment), or `nil` when it cannot parse it.
+    private static func parsed(_ conninfo: String) -> [String: String]? {
+        guard loadLibpq() == nil else { return nil }
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(conninfo, &error) else {
             if let error { PQfreemem(error) }
-            return "PostgreSQL"
+            return nil
         }
         defer { PQconninfoFree(options) }
         var values: [String: String] = [:]
@@ -343,12 +360,7 @@ final class PostgresConnection {
             if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
             option += 1
         }
-        let user = values["user"].map { $0 + "@" } ?? ""
-        let host = values["host"] ?? values["hostaddr"] ?? ""
-        let port = values["port"].map { ":" + $0 } ?? ""
-        let database = values["dbname"].map { "/" + $0 } ?? ""
-        // A string libpq read otherwise than meant (`postgresql://host=… password=…` is one host name).
-        return ConnectionSecrets(conninfo).redact("postgresql://\(user)\(host)\(port)\(database)")
+        return values
     }
 
     /// Loads libpq, once per process (see CLibpq: a program that never connects never loads it).

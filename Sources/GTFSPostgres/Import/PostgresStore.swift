@@ -25,7 +25,8 @@ public final class PostgresStore {
     /// Connects to the server and checks the schema name.
     /// - Parameters:
     ///   - connectionString: libpq's connection URI or `key=value` string (as `psql` takes them: `PG*` variables, `~/.pgpass` and services apply).
-    ///   - schema: the schema of the tables: letters, digits and `_`, not starting with a digit.
+    ///   - schema: the schema of the tables: lower-case letters, digits and `_`, not starting with a digit, at
+    ///     most 63 bytes (PostgreSQL's limit).
     /// - Throws: ``PostgresError`` when the name is not allowed or the server cannot be reached or refuses.
     public init(connectionString: String, schema: String = "gtfs") throws(PostgresError) {
         if let problem = Self.identifierProblem(schema) {
@@ -50,11 +51,15 @@ public final class PostgresStore {
         return connectionKeywords.contains(keyword)
     }
 
-    /// libpq's connection keywords, as the first word of a `key=value` string.
+    /// libpq's connection keywords (libpq 17's list), as the first word of a `key=value` string.
     private static let connectionKeywords: Set<String> = [
-        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "sslmode", "options",
-        "application_name", "connect_timeout", "target_session_attrs", "sslcert", "sslkey", "sslrootcert",
-        "channel_binding", "gssencmode", "require_auth", "load_balance_hosts", "keepalives",
+        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "require_auth", "channel_binding",
+        "connect_timeout", "client_encoding", "options", "application_name", "fallback_application_name", "keepalives",
+        "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout", "replication", "gssencmode",
+        "sslmode", "requiressl", "sslnegotiation", "sslcompression", "sslcert", "sslkey", "sslpassword", "sslcertmode",
+        "sslrootcert", "sslcrl", "sslcrldir", "sslsni", "requirepeer", "ssl_min_protocol_version",
+        "ssl_max_protocol_version", "krbsrvname", "gsslib", "gssdelegation", "service", "target_session_attrs",
+        "load_balance_hosts",
     ]
 
     /// Cancels an import of this store from any thread (Ctrl-C, say): see ``PostgresCancel``.
@@ -101,7 +106,9 @@ public final class PostgresStore {
             throw CancellationError()
         }
         let started = try connection.query("SELECT now()::text", [], "read the clock").first?.first.flatMap { $0 } ?? ""
-        try connection.execute("BEGIN", "begin a transaction")
+        // Read committed whatever the server's default: a statement sees what others committed before it
+        // (PostGIS created by a concurrent import, see PostGIS.enable).
+        try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED", "begin a transaction")
         let reporter = progressHandler.map { ProgressReporter(queue: progressQueue, handler: $0, progress: Progress(totalUnitCount: 0)) }
         let run = PostgresImportRun(
             connection: connection, schema: schema, source: source, options: options, usesPostGIS: usesPostGIS, reporter: reporter,
