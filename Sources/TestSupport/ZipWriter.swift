@@ -56,7 +56,9 @@ public struct ZipWriter {
             out += Self.le32(0x0605_4B50) + Self.le16(0) + Self.le16(0) + Self.le16(0xFFFF) + Self.le16(0xFFFF)
             out += Self.le32(0xFFFF_FFFF) + Self.le32(0xFFFF_FFFF) + Self.le16(0)
         } else {
-            out += Self.le32(0x0605_4B50) + Self.le16(0) + Self.le16(0) + Self.le16(UInt16(entries.count)) + Self.le16(UInt16(entries.count))
+            // More than 65,535 entries without ZIP64: the count capped, as some writers cap it.
+            let count = UInt16(clamping: entries.count)
+            out += Self.le32(0x0605_4B50) + Self.le16(0) + Self.le16(0) + Self.le16(count) + Self.le16(count)
             out += Self.le32(UInt32(central.count)) + Self.le32(UInt32(centralOffset)) + Self.le16(0)
         }
         return out

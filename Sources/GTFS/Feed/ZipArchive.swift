@@ -132,7 +132,7 @@ final class ZipArchive {
                 guard directorySize != 0xFFFF_FFFF, directoryOffset != 0xFFFF_FFFF else {
                     throw Self.failure(path, "has a damaged ZIP64 locator")
                 }
-                return try readEntries(count: entryCount, directorySize: directorySize, directoryOffset: directoryOffset)
+                return try readEntries(count: entryCount, directorySize: directorySize, directoryOffset: directoryOffset, isWhole: true)
             }
             let recordOffset = try position(locator.le64(8), length: 56, "its ZIP64 end record")
             let record = try read(at: recordOffset, count: 56)
@@ -146,7 +146,9 @@ final class ZipArchive {
 
     /// Reads the `count` entries of the central directory the end record describes, checked against the limits
     /// and the file.
-    private func readEntries(count entryCount: UInt64, directorySize: UInt64, directoryOffset: UInt64) throws -> [Entry] {
+    /// - Parameter isWhole: whether the entries must fill the directory to its end: a count of 65,535 with no
+    ///   ZIP64 record may be a writer's cap on more entries, which would be left out without a word.
+    private func readEntries(count entryCount: UInt64, directorySize: UInt64, directoryOffset: UInt64, isWhole: Bool = false) throws -> [Entry] {
         guard entryCount <= UInt64(Self.maxEntries) else {
             throw Self.failure(path, "has \(entryCount) entries; at most \(Self.maxEntries) are read")
         }
@@ -165,6 +167,9 @@ final class ZipArchive {
             let (entry, length) = try readEntry(directory, at: position, number: entries.count + 1)
             entries.append(entry)
             position += length
+        }
+        guard !isWhole || position == Int(directorySize) else {
+            throw Self.failure(path, "has more entries than its end record counts (\(entryCount)) and no ZIP64 record to count them")
         }
         return entries
     }

@@ -80,6 +80,14 @@ struct ZipHardeningTests {
         let entries = try FeedSource(path: path).entries()
         #expect(entries.count == 65_535)
         #expect(entries.first?.table == .stops)
+        // A writer that caps the count at 65,535 for more entries: refused, rather than read in part.
+        zip.add("notes/last.txt", "", deflate: false)
+        let capped = try folder.write(zip.archive(), name: "capped.zip")
+        #expect {
+            try FeedSource(path: capped).entries()
+        } throws: { error in
+            (error as? GTFSError)?.message == "has more entries than its end record counts (65535) and no ZIP64 record to count them"
+        }
         // Without a locator, a saturated directory size or offset is still a damaged ZIP64 archive.
         var damaged = Crafted()
         damaged.bytes.replaceSubrange(damaged.locatorOffset ..< damaged.locatorOffset + 4, with: [0, 0, 0, 0])
