@@ -73,7 +73,8 @@ final class Board {
     /// Prints what is held and the end of the board.
     func finish() {
         if json {
-            write(count == 0 ? "\n\n]\n" : "\n]\n")
+            // As JSONEncoder writes an array, empty (`[`, an empty line, `]`) or not.
+            write("\n]\n")
             return
         }
         guard count > 0 else {
@@ -81,8 +82,12 @@ final class Board {
             return
         }
         if widths == nil { flushPage() }
-        let noun = (arrivals ? "arrival" : "departure") + (count == 1 ? "" : "s")
-        write(hasMore ? "\nthe first \(Format.count(count)) \(noun) (there are more: --limit N shows them)\n" : "\n\(Format.count(count)) \(noun)\n")
+        write("\n" + (hasMore ? moreNote : "\(Format.count(count)) \(arrivals ? "arrival" : "departure")\(count == 1 ? "" : "s")") + "\n")
+    }
+
+    /// What a board cut at its limit says (after the text board, on standard error for JSON).
+    var moreNote: String {
+        "the first \(Format.count(count)) \(arrivals ? "arrivals" : "departures") (there are more: --limit N shows them)"
     }
 
     /// The header and the held rows, their widths measured.

@@ -79,8 +79,6 @@ struct DeparturesCommand: ParsableCommand {
             fail("\(error)")
         }
         board.finish()
-        if store.json && board.hasMore {
-            StandardError.line("the first \(Format.count(limit)) \(arrivals ? "arrivals" : "departures"); --limit N shows more")
-        }
+        if store.json && board.hasMore { StandardError.line(board.moreNote) }
     }
 }

@@ -38,7 +38,7 @@ struct GTFSQueryLongBoardTests {
         let json = try ToolRunner.run("gtfs-query", week + ["--json", "--limit", "10"])
         #expect(json.status == 0)
         #expect(try (JSONSerialization.jsonObject(with: json.stdout) as? [Any])?.count == 10)
-        #expect(json.stderr == "gtfs-query: the first 10 departures; --limit N shows more\n")
+        #expect(json.stderr == "gtfs-query: the first 10 departures (there are more: --limit N shows them)\n")
     }
 
     @Test("60,000 rows as JSON stream out in bounded memory, in time order", .enabled(if: ToolRunner.canMeasurePeakMemory, "needs GNU time (Debian's time package)"))

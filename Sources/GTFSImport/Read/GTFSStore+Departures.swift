@@ -31,9 +31,7 @@ extension GTFSStore {
     public func departures(
         from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int = GTFSStore.boardLimit
     ) throws -> [StopEvent] {
-        var events: [StopEvent] = []
-        try forEachDeparture(from: stopID, between: start, and: end, feed: feed, limit: limit) { events.append($0) }
-        return events
+        try board(.departures, stopID, start, end, feed, limit)
     }
 
     /// Calls `body` with each departure of ``departures(from:between:and:feed:limit:)``, in time order, as
@@ -57,9 +55,7 @@ extension GTFSStore {
         from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
         _ body: (StopEvent) throws -> Void
     ) throws {
-        try pool.read { db in
-            try StopEvents.forEach(db, .departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body)
-        }
+        try pool.read { db in try StopEvents.forEach(db, .departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body) }
     }
 
     /// The arrivals at a stop between two instants, in time order; as
@@ -80,9 +76,7 @@ extension GTFSStore {
     public func arrivals(
         at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int = GTFSStore.boardLimit
     ) throws -> [StopEvent] {
-        var events: [StopEvent] = []
-        try forEachArrival(at: stopID, between: start, and: end, feed: feed, limit: limit) { events.append($0) }
-        return events
+        try board(.arrivals, stopID, start, end, feed, limit)
     }
 
     /// Calls `body` with each arrival of ``arrivals(at:between:and:feed:limit:)``, in time order, as they
@@ -99,9 +93,16 @@ extension GTFSStore {
         at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
         _ body: (StopEvent) throws -> Void
     ) throws {
+        try pool.read { db in try StopEvents.forEach(db, .arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body) }
+    }
+
+    /// The events of one board, collected.
+    private func board(_ kind: StopEvents.Kind, _ stopID: String, _ start: Date, _ end: Date, _ feed: String, _ limit: Int) throws -> [StopEvent] {
+        var events: [StopEvent] = []
         try pool.read { db in
-            try StopEvents.forEach(db, .arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body)
+            try StopEvents.forEach(db, kind, stopID: stopID, start: start, end: end, feed: feed, limit: limit) { events.append($0) }
         }
+        return events
     }
 
     /// The most events ``departures(from:between:and:feed:limit:)`` and ``arrivals(at:between:and:feed:limit:)``

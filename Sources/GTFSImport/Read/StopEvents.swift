@@ -77,8 +77,8 @@ enum StopEvents {
 
     /// Hands on the events of two cursors, each in board order, in board order, at most `limit`.
     private static func merge(_ kind: Kind, _ first: RowCursor?, _ second: RowCursor?, limit: Int?, _ body: (StopEvent) throws -> Void) throws {
-        var left = try first?.next().flatMap(event)
-        var right = try second?.next().flatMap(event)
+        var left = try nextEvent(first)
+        var right = try nextEvent(second)
         var remaining = limit ?? .max
         while remaining > 0 {
             let takesLeft: Bool
@@ -90,13 +90,21 @@ enum StopEvents {
             }
             if takesLeft, let a = left {
                 try body(a)
-                left = try first?.next().flatMap(event)
+                left = try nextEvent(first)
             } else if let b = right {
                 try body(b)
-                right = try second?.next().flatMap(event)
+                right = try nextEvent(second)
             }
             remaining -= 1
         }
+    }
+
+    /// The next event of `cursor`, past any row that makes none; `nil` at its end.
+    private static func nextEvent(_ cursor: RowCursor?) throws -> StopEvent? {
+        while let row = try cursor?.next() {
+            if let event = event(row) { return event }
+        }
+        return nil
     }
 
     /// The order of a board: the instant, then the trip (bytewise, as SQLite orders it), the stop sequence
