@@ -23,6 +23,7 @@ final class Board {
     private(set) var hasMore = false
     private let time: DateFormatter
     private let iso = ISO8601DateFormatter()
+    private let encoder = JSONText.encoder()
 
     /// Rows held to measure the columns of a text board.
     static let pageSize = 1_000
@@ -58,7 +59,7 @@ final class Board {
         }
         count += 1
         if json {
-            try write((count > 1 ? ",\n" : "") + Self.indented(JSONText.pretty(row(event))))
+            try write((count > 1 ? ",\n" : "") + Self.indented(String(decoding: encoder.encode(row(event)), as: UTF8.self)))
             return
         }
         let cells = textCells(event)
