@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .library(name: "LineReader", targets: ["LineReader"]),
         .library(name: "GTFS", targets: ["GTFS"]),
+        .library(name: "GTFSStoreCore", targets: ["GTFSStoreCore"]),
         .library(name: "GTFSImport", targets: ["GTFSImport"]),
         .library(name: "GTFSPostgres", targets: ["GTFSPostgres"]),
         .executable(name: "lines", targets: ["lines"]),
@@ -41,7 +42,14 @@ let package = Package(
         .target(name: "CLibpq", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "GTFSPostgres",
-            dependencies: ["GTFS", "GTFSImport", "CLibpq", "Platform"],
+            dependencies: ["GTFS", "GTFSStoreCore", "CLibpq", "Platform"],
+            swiftSettings: strictSettings
+        ),
+        // What both stores share and neither implements: options, plan, progress, summary, changes, group
+        // digests, the timetable's rules and the read API's values. No GRDB, no libpq.
+        .target(
+            name: "GTFSStoreCore",
+            dependencies: ["GTFS", "LineReader", "Platform"],
             swiftSettings: strictSettings
         ),
         .target(name: "Platform", swiftSettings: strictSettings),
@@ -67,6 +75,7 @@ let package = Package(
             name: "GTFSImport",
             dependencies: [
                 "GTFS",
+                "GTFSStoreCore",
                 "LineReader",
                 "CSQLiteConfig",
                 "Platform",
@@ -145,7 +154,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GTFSImportTests",
-            dependencies: ["GTFSImport", "GTFS", "LineReader", "TestSupport", "Platform"],
+            dependencies: ["GTFSImport", "GTFSStoreCore", "GTFS", "LineReader", "TestSupport", "Platform"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -158,15 +158,22 @@ public enum ToolRunner {
         _ tool: String, _ arguments: [String], stdin: Data? = nil, wrapper: [String] = [], directory: String? = nil,
         environment: [String: String] = [:]
     ) throws -> Output {
-        let running = try start(tool, arguments, wrapper: wrapper, directory: directory, environment: environment)
-        // Write stdin on another thread so a large output cannot dead-lock the pipes.
-        let input = stdin ?? Data()
-        let writer = Thread {
-            try? running.write(input)  // the tool may exit without reading everything: not an error here
-            try? running.closeInput()
+        for attempt in 1... {
+            let running = try start(tool, arguments, wrapper: wrapper, directory: directory, environment: environment)
+            // Write stdin on another thread so a large output cannot dead-lock the pipes.
+            let input = stdin ?? Data()
+            let writer = Thread {
+                try? running.write(input)  // the tool may exit without reading everything: not an error here
+                try? running.closeInput()
+            }
+            writer.start()
+            let output = running.wait()
+            // A copy of a tool that a test just wrote may still be open for writing in a child that another
+            // test's thread forked meanwhile: its exec fails (ETXTBSY) until that child has exec'd too.
+            guard !wrapper.isEmpty, output.status == 126, output.stderr.contains("Text file busy"), attempt < 50 else { return output }
+            Thread.sleep(forTimeInterval: 0.05)
         }
-        writer.start()
-        return running.wait()
+        fatalError("unreachable")
     }
 }
 

@@ -3,6 +3,7 @@ import GRDB
 import GTFS
 import LineReader
 @testable import GTFSImport
+@testable import GTFSStoreCore
 import TestSupport
 import Testing
 
@@ -103,7 +104,7 @@ struct GroupDiffTests {
     }
 
     @Test("Seeded versions applied one after another equal fresh imports, feed_groups included, with the counts of a row-by-row diff",
-          arguments: [1, 2, 3], [GroupFilter.maxHeldRows, 2])
+          arguments: [1, 2, 3], [GroupedTables.maxHeldRows, 2])
     func versionsEqualFreshImports(seed: UInt64, maxHeldRows: Int) throws {
         // With 2, every group of 3 rows or more is too large to hold: it is staged as it comes.
         var options = Self.options
@@ -181,7 +182,7 @@ struct GroupDiffTests {
     }
 
     @Test("A trip whose rows come back later in the file is staged whole, also when its first rows match the store",
-          arguments: [GroupFilter.maxHeldRows, 1])
+          arguments: [GroupedTables.maxHeldRows, 1])
     func groupThatComesBack(maxHeldRows: Int) throws {
         var options = Self.options
         options.maxHeldGroupRows = maxHeldRows

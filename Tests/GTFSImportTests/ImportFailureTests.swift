@@ -94,8 +94,8 @@ struct ImportFailureTests {
         #expect {
             try setup.store.importFeedSynchronously(from: try FeedSource(path: setup.next))
         } throws: { error in
-            guard case .database(let path, _, let code) = error as? ImportError else { return false }
-            return path == setup.store.path && code == .SQLITE_FULL
+            guard let error = error as? ImportError, case .database(let path, _, _) = error else { return false }
+            return path == setup.store.path && error.resultCode == .SQLITE_FULL
         }
         try setup.expectUnchanged()
     }
@@ -108,8 +108,8 @@ struct ImportFailureTests {
         #expect {
             try setup.store.importFeedSynchronously(from: try FeedSource(path: setup.next))
         } throws: { error in
-            guard case .database(_, let message, let code) = error as? ImportError else { return false }
-            return code?.primaryResultCode == .SQLITE_READONLY && message.contains("readonly")
+            guard let error = error as? ImportError, case .database(_, let message, _) = error else { return false }
+            return error.resultCode?.primaryResultCode == .SQLITE_READONLY && message.contains("readonly")
         }
         try setup.expectUnchanged()
     }

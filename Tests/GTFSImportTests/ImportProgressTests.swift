@@ -66,6 +66,9 @@ struct ImportProgressTests {
             phases.withLock { if $0.last != phase { $0.append(phase) } }
             // Removing the rows takes a while: the rates must not count it.
             if phase == .removingRows { Thread.sleep(forTimeInterval: 0.3) }
+            // At most one report waits for the queue, and a newer one replaces it: a pause as each file begins
+            // lets the loading report of the file before reach the handler before the next phase's replaces it.
+            if phase == .loading { Thread.sleep(forTimeInterval: 0.06) }
         }
         again.start()
         _ = try #require(try again.result?.get())

@@ -292,10 +292,10 @@ struct IncrementalImportTests {
         // A stored CRC-32 that differs (as after a change of stops.txt): stops is neither hashed nor skipped.
         var tables = stored.tables
         let stops = try #require(tables[.stops])
-        tables[.stops] = FeedCatalog.TableState(
+        tables[.stops] = TableState(
             contentHash: stops.contentHash, rowsRead: stops.rowsRead, rowsStored: stops.rowsStored, rowsRejected: stops.rowsRejected,
             contentCRC32: (stops.contentCRC32 ?? 0) ^ 1)
-        let changed = FeedCatalog.FeedState(
+        let changed = FeedState(
             id: stored.id, importID: stored.importID, contentHash: stored.contentHash, tables: tables, tablesWithRows: stored.tablesWithRows)
         var plan = ImportPlan(imported: Set(entries.compactMap(\.table)), existing: changed, incremental: true, replaceAll: true)
         try plan.findUnchangedFiles(in: zip, stored: changed, options: ParseOptions()) { true }

@@ -62,11 +62,8 @@ struct GroupFilter {
     /// Whether the store refused a staged row of the open group that is being staged as it comes.
     private var spilledRowRefused = false
 
-    /// The most rows of one group held in memory until the group ends (about 10 MB of stop times): the rows
-    /// of a larger group are staged as they come and compared by the merge walk, so that memory stays
-    /// bounded whatever a group's size (a trip of a million stop times, a shape of a million points).
-    static let maxHeldRows = 10_000
-    /// ``maxHeldRows`` unless a test asks for less.
+    /// The most rows of one group held in memory (``GroupedTables/maxHeldRows`` unless a test asks for
+    /// less): the rows of a larger group are staged as they come and compared by the merge walk.
     private let maxHeldRows: Int
 
     /// States in the scratch table.
@@ -76,7 +73,7 @@ struct GroupFilter {
     /// - Parameters:
     ///   - stagingTable: the qualified staging copy of the table.
     ///   - columns: the table's columns without `feed`.
-    ///   - maxHeldRows: the most rows of one group held in memory (``maxHeldRows``).
+    ///   - maxHeldRows: the most rows of one group held in memory.
     /// - Throws: `DatabaseError`.
     init(
         _ db: Database, file: GTFSFile, feed: Int64, column: String, stagingTable: String, columns: [String], maxHeldRows: Int

@@ -36,7 +36,7 @@ struct TableDiff {
     ///     complete, see ``GroupFilter``) instead of staging and comparing every row.
     ///   - maxHeldGroupRows: the most rows of one group held in memory.
     /// - Throws: `DatabaseError`.
-    init(_ db: Database, file: GTFSFile, feed: Int64, comparesGroups: Bool = false, maxHeldGroupRows: Int = GroupFilter.maxHeldRows) throws {
+    init(_ db: Database, file: GTFSFile, feed: Int64, comparesGroups: Bool = false, maxHeldGroupRows: Int = GroupedTables.maxHeldRows) throws {
         self.file = file
         self.feed = feed
         let storeTable = StoreTable(file)

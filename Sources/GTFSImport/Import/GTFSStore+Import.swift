@@ -18,7 +18,7 @@ extension GTFSStore {
     ///   - progressQueue: where `progress` runs; a private serial queue when `nil`.
     ///   - progress: receives throttled progress reports (see ``ImportOperation``).
     /// - Returns: the summary.
-    /// - Throws: ``ImportError`` (``ImportError/cancelled(stoppedAt:)`` when the task is cancelled).
+    /// - Throws: ``/GTFSStoreCore/ImportError`` (``/GTFSStoreCore/ImportError/cancelled(stoppedAt:)`` when the task is cancelled).
     public func importFeed(
         from source: FeedSource, options: ImportOptions = ImportOptions(),
         progressQueue: DispatchQueue? = nil, progress: (@Sendable (ImportProgress) -> Void)? = nil
@@ -47,7 +47,7 @@ extension GTFSStore {
     ///   - source: the feed.
     ///   - options: atomic or batched, strict or lenient, and the rest.
     /// - Returns: the summary.
-    /// - Throws: ``ImportError``.
+    /// - Throws: ``/GTFSStoreCore/ImportError``.
     public func importFeedSynchronously(from source: FeedSource, options: ImportOptions = ImportOptions()) throws(ImportError) -> ImportSummary {
         let operation = ImportOperation(source: source, store: self, options: options)
         operation.start()

@@ -58,13 +58,13 @@ public final class ImportOperation: Operation, @unchecked Sendable {
 
     /// Creates an import into the database at `path`, which is opened (or created) when the operation runs.
     ///
-    /// When nothing exists at `path` and the mode is ``ImportOptions/Mode/atomic``, the store is built
+    /// When nothing exists at `path` and the mode is ``/GTFSStoreCore/ImportOptions/Mode/atomic``, the store is built
     /// under a temporary name next to it (`PATH.importing-XXXXXXXX`), written once without WAL, and linked
     /// to `path` after its commit: a failed, cancelled or killed first import leaves no file at `path`, and
     /// the next import into `path` deletes what a killed one left. A file created at `path` by someone
     /// else meanwhile is left alone; the import then fails and says so.
     ///
-    /// A full import (``ImportOptions/Update/full``) of a whole feed into a file that holds only that feed
+    /// A full import (``/GTFSStoreCore/ImportOptions/Update/full``) of a whole feed into a file that holds only that feed
     /// and that no connection has open is built the same way and renamed over the old file, its `imports`
     /// history carried over: as fast as a first import, where replacing the rows in place writes every
     /// page twice. When a connection has the file open, the feed is replaced in place, so that connection
@@ -72,8 +72,8 @@ public final class ImportOperation: Operation, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - source: the feed.
-    ///   - databasePath: the SQLite file; opening errors become the operation's ``ImportError/store(_:)``
-    ///     or ``ImportError/database(path:message:code:)`` result.
+    ///   - databasePath: the SQLite file; opening errors become the operation's ``/GTFSStoreCore/ImportError/store(_:)``
+    ///     or ``/GTFSStoreCore/ImportError/database(path:message:code:)`` result.
     ///   - options: atomic or batched, strict or lenient, and the rest.
     ///   - progressQueue: where `progressHandler` runs.
     ///   - progressHandler: as in ``init(source:store:options:progressQueue:progressHandler:)``.
@@ -103,7 +103,7 @@ public final class ImportOperation: Operation, @unchecked Sendable {
     }
 
     /// The outcome once the operation has finished: the summary, or why it did not complete
-    /// (``ImportError/cancelled(stoppedAt:)`` after a cancel); `nil` before.
+    /// (``/GTFSStoreCore/ImportError/cancelled(stoppedAt:)`` after a cancel); `nil` before.
     public var result: Result<ImportSummary, ImportError>? {
         if let result = outcome.withLock({ $0 }) { return result }
         // An operation cancelled before it started finishes without running `main()`.

@@ -12,7 +12,7 @@ import Synchronization
 /// and plans (``ImportPlan``): full, or incremental after hashing the files, which may find nothing to do.
 /// Then the parser runs on its own thread (``ImportPipeline``) while an ``ImportWriter`` stores its batches
 /// through a loader per table, inside the transactions of a ``CommitPolicy``; the result is an
-/// ``ImportSummary``, or a failure recorded in `imports` and thrown as an ``ImportError``.
+/// ``/GTFSStoreCore/ImportSummary``, or a failure recorded in `imports` and thrown as an ``/GTFSStoreCore/ImportError``.
 final class ImportRun: Sendable {
     /// Where an import writes.
     enum Destination: Sendable {
@@ -57,7 +57,7 @@ final class ImportRun: Sendable {
     /// Runs the import on the calling thread (it blocks until the end).
     ///
     /// - Returns: the summary of a completed import.
-    /// - Throws: ``ImportError``; in atomic mode the database is then unchanged.
+    /// - Throws: ``/GTFSStoreCore/ImportError``; in atomic mode the database is then unchanged.
     func run() throws(ImportError) -> ImportSummary {
         do {
             return try runImport()
@@ -150,7 +150,7 @@ final class ImportRun: Sendable {
     }
 
     /// The plan of an import of the `imported` tables, given what the store holds of the feed.
-    private func plan(_ imported: Set<GTFSFile>, existing: FeedCatalog.FeedState?, incremental: Bool) -> ImportPlan {
+    private func plan(_ imported: Set<GTFSFile>, existing: FeedState?, incremental: Bool) -> ImportPlan {
         ImportPlan(
             imported: imported, existing: existing, incremental: incremental,
             replaceAll: (options.replacement ?? (source.isWholeFeed ? .allTables : .importedTables)) == .allTables)
@@ -355,7 +355,7 @@ final class ImportRun: Sendable {
         }
     }
 
-    /// Maps what the stages throw to ``ImportError``.
+    /// Maps what the stages throw to ``/GTFSStoreCore/ImportError``.
     private func importError(_ error: any Error) -> ImportError {
         switch error {
         case let error as ImportError:
@@ -371,7 +371,7 @@ final class ImportRun: Sendable {
             if error.resultCode == .SQLITE_FULL, let temporary = DiskSpace.fullTemporaryFolder(databasePath: databasePath) {
                 message += ": \(temporary)"
             }
-            return .database(path: databasePath, message: message, code: error.extendedResultCode)
+            return .database(path: databasePath, message: message, code: error.extendedResultCode.rawValue)
         default:
             return .invalidFeed(GTFSError(.unreadable, file: Self.describe(source), message: "\(error)"))
         }

@@ -61,14 +61,14 @@ extension ImportWriter {
 
     /// The feed's new version in the catalog, and the import's row in `imports`.
     private mutating func recordVersion(_ db: Database, _ summary: inout ImportSummary) throws {
-        var loaded: [GTFSFile: FeedCatalog.TableState] = [:]
+        var loaded: [GTFSFile: TableState] = [:]
         let entries = Dictionary(try source.entries().map { ($0.fileName, $0) }) { first, _ in first }
         var rejected = 0
         if let feedSummary = state.feedSummary {
             // The zip's CRC-32 of each file, checked as the parser read it to its end.
             for table in state.tableImports(feedSummary, maxErrors: 0) {
                 let entry = entries[table.fileName]
-                loaded[table.file] = FeedCatalog.TableState(
+                loaded[table.file] = TableState(
                     contentHash: table.contentHash, rowsRead: table.rowsRead, rowsStored: table.rowsStored,
                     rowsRejected: table.rowsRejected, contentCRC32: entry?.declaredCRC32,
                     storedHash: try plan.storedBytesHashes[table.fileName] ?? entry?.storedBytesHash())

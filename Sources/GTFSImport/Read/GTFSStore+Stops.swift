@@ -94,7 +94,7 @@ extension GTFSStore {
     ///   - feed: the feed's name.
     ///   - limit: the most stops returned (the best matches); default 20.
     /// - Returns: the stops; empty when `text` has no word, or for an unknown feed.
-    /// - Throws: ``StoreError/tooManyWords(count:limit:)`` for more than ``maxNameWords`` words;
+    /// - Throws: ``/GTFSStoreCore/StoreError/tooManyWords(count:limit:)`` for more than ``maxNameWords`` words;
     ///   `DatabaseError`.
     public func stops(named text: String, feed: String = "default", limit: Int = 20) throws -> [Stop] {
         let words = Self.nameWords(text)

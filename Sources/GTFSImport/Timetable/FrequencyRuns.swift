@@ -3,9 +3,8 @@ import GTFS
 
 /// Fills `frequency_runs` for one feed: every run of every trip of `frequencies.txt`.
 package enum FrequencyRuns {
-    /// The most runs one row of `frequencies.txt` gives: a day of departures every second is 86,400; more
-    /// is a mistake (a headway in minutes, say) that would otherwise fill the table.
-    package static let maxRunsPerRow = 100_000
+    /// The most runs one row of `frequencies.txt` gives (``TimetablePart/maxRunsPerFrequency``).
+    static let maxRunsPerRow = TimetablePart.maxRunsPerFrequency
 
     /// Expands each frequency row into its runs: `start_time`, then every `headway_secs`, before
     /// `end_time`, each moving the trip's stop times by its start minus the trip's first departure.

@@ -5,9 +5,8 @@ import GTFS
 /// Fills `service_days` (every date each service runs) and, through ``FeedClock``, `feed_days` and
 /// `feed_utc_offsets` for one feed, from `calendar`, `calendar_dates` and the agency's time zone.
 package enum ServiceDays {
-    /// The most days the service days of a feed span, counted from its first date: a calendar that runs
-    /// "until 2099" (some feeds say forever this way) would otherwise fill the table with decades of rows.
-    package static let longestSpan = 5 * 366
+    /// The most days the service days of a feed span (``TimetablePart/longestServiceSpan``).
+    static let longestSpan = TimetablePart.longestServiceSpan
 
     /// Computes and writes the feed's service days, service dates and offsets.
     /// - Returns: warnings: a time zone that is missing or unknown (times are then placed in UTC), calendars

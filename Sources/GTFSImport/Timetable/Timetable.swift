@@ -1,5 +1,5 @@
 import GRDB
-package import GTFS
+import GTFS
 
 /// The tables of a feed's timetable as people read it (see ``SchemaV4``): service days, the instants
 /// GTFS times count from, the runs of frequency-based trips, and the stop indexes. They are derived from
@@ -7,29 +7,14 @@ package import GTFS
 /// comes from, inside the import's transaction: readers never see them out of step with the rows.
 package enum Timetable {
     /// The parts, and the files each is derived from.
-    package enum Part: CaseIterable {
-        /// `service_days`, `feed_days`, `feed_utc_offsets`.
-        case calendar
-        /// `frequency_runs`.
-        case frequencies
-        /// `stops_rtree`, `stops_names`.
-        case stops
+    package typealias Part = TimetablePart
 
-        package var sources: Set<GTFSFile> {
-            switch self {
-            case .calendar: [.calendar, .calendarDates, .agency]
-            case .frequencies: [.frequencies, .stopTimes]
-            case .stops: [.stops]
-            }
-        }
-
-        /// The tables the part fills, each with a `feed` column.
-        var tables: [String] {
-            switch self {
-            case .calendar: ["service_days", "feed_days", "feed_utc_offsets"]
-            case .frequencies: ["frequency_runs"]
-            case .stops: ["stops_rtree", "stops_names"]
-            }
+    /// The tables a part fills, each with a `feed` column.
+    static func tables(of part: Part) -> [String] {
+        switch part {
+        case .calendar: ["service_days", "feed_days", "feed_utc_offsets"]
+        case .frequencies: ["frequency_runs"]
+        case .stops: ["stops_rtree", "stops_names"]
         }
     }
 
@@ -51,7 +36,7 @@ package enum Timetable {
 
     /// Deletes what the parts hold of `feed` (every part by default: a feed being removed).
     static func remove(_ db: Database, feed: Int64, parts: [Part] = Part.allCases) throws {
-        for table in parts.flatMap(\.tables) {
+        for table in parts.flatMap(tables(of:)) {
             try db.execute(sql: "DELETE FROM \(table) WHERE feed = ?", arguments: [feed])
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import GTFS
-import GTFSImport
+import GTFSStoreCore
 
 /// Group digests in the PostgreSQL store: `feed_groups` holds one row per group of rows of a grouped table
 /// (a trip of `stop_times`, a shape; see `GroupedTables`) with the digest of its rows, as in

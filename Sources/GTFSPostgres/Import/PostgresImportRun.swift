@@ -1,6 +1,6 @@
 import Foundation
 import GTFS
-import GTFSImport
+import GTFSStoreCore
 import Synchronization
 
 /// One import into a schema, inside the caller's transaction: the schema made ready, the files that
@@ -73,7 +73,7 @@ final class PostgresImportRun {
         var rows = 0
     }
 
-    /// Runs the import; the caller commits, or rolls back when ``ImportSummary/changedNothing``.
+    /// Runs the import; the caller commits, or rolls back when ``/GTFSStoreCore/ImportSummary/changedNothing``.
     /// - Parameter startedAt: the server's clock at the start, for `imports`.
     func run(startedAt: String) throws -> ImportSummary {
         let fresh = try prepareSchema()
@@ -471,20 +471,20 @@ final class PostgresImportRun {
     }
 
     /// What `feed_tables` holds of the feed, and which tables hold its rows, as the SQLite store's plan reads it.
-    private func storedState(feed: Int32) throws(PostgresError) -> FeedCatalog.FeedState {
-        var tables: [GTFSFile: FeedCatalog.TableState] = [:]
+    private func storedState(feed: Int32) throws(PostgresError) -> FeedState {
+        var tables: [GTFSFile: TableState] = [:]
         for row in try connection.query(
             "SELECT table_name, content_hash, rows_read, rows_stored, rows_rejected FROM \(schema).feed_tables WHERE feed = $1",
             [String(feed)], "read the stored tables")
         {
             guard let name = row[0], let file = GTFSFile(rawValue: name) else { continue }
-            tables[file] = FeedCatalog.TableState(
+            tables[file] = TableState(
                 contentHash: row[1], rowsRead: Int(row[2] ?? "") ?? 0, rowsStored: Int(row[3] ?? "") ?? 0, rowsRejected: Int(row[4] ?? "") ?? 0)
         }
         let holding = GTFSFile.allCases.map { "SELECT '\($0.rawValue)' WHERE EXISTS (SELECT 1 FROM \(schema).\($0.rawValue) WHERE feed = \(feed))" }
         let withRows = try connection.query(holding.joined(separator: " UNION ALL "), [], "look for the feed's rows")
         let feedRow = try connection.query("SELECT import_id, content_hash FROM \(schema).feeds WHERE feed = $1", [String(feed)], "read the feed")
-        return FeedCatalog.FeedState(
+        return FeedState(
             id: Int64(feed), importID: feedRow.first?[0].flatMap { Int64($0) }, contentHash: feedRow.first?[1], tables: tables,
             tablesWithRows: Set(withRows.compactMap { $0.first.flatMap { $0 }.flatMap(GTFSFile.init(rawValue:)) }))
     }

@@ -1,6 +1,6 @@
 public import Dispatch
 public import GTFS
-public import GTFSImport
+public import GTFSStoreCore
 import Foundation
 
 /// GTFS feeds in a schema of a PostgreSQL database: the tables of every GTFS file (the same columns and
@@ -68,18 +68,18 @@ public final class PostgresStore {
     /// The server and database, for messages, without a password.
     public var target: String { connection.target }
 
-    /// Stores a feed under ``/GTFSImport/ImportOptions/feed``, in one transaction: other connections see
+    /// Stores a feed under ``/GTFSStoreCore/ImportOptions/feed``, in one transaction: other connections see
     /// the old version until the commit, and a failure, a cancel or a lost connection leaves the database
     /// as it was.
     ///
     /// As in the SQLite store, a feed the schema already holds is updated incrementally (unless
-    /// ``/GTFSImport/ImportOptions/update`` is `.full`): files whose SHA-256 is unchanged are skipped, and
+    /// ``/GTFSStoreCore/ImportOptions/update`` is `.full`): files whose SHA-256 is unchanged are skipped, and
     /// each other file's rows are merged by key, so that only rows that differ are written. The same feed
-    /// again writes nothing (``/GTFSImport/ImportSummary/changedNothing``).
+    /// again writes nothing (``/GTFSStoreCore/ImportSummary/changedNothing``).
     ///
     /// Options of the SQLite store that do not apply here are refused: the batched mode
-    /// (``/GTFSImport/ImportOptions/Mode/batched(rowsPerCommit:)``) and
-    /// ``/GTFSImport/ImportOptions/changeHandler``.
+    /// (``/GTFSStoreCore/ImportOptions/Mode/batched(rowsPerCommit:)``) and
+    /// ``/GTFSStoreCore/ImportOptions/changeHandler``.
     /// - Parameters:
     ///   - source: the feed.
     ///   - options: the feed's name, strictness, limits, incremental or full.
@@ -87,7 +87,7 @@ public final class PostgresStore {
     ///   - progressHandler: receives progress reports, a few per second at most.
     ///   - shouldContinue: asked between batches; `false` cancels the import.
     /// - Returns: what was stored, file by file, with the counts of inserted, updated, deleted and unchanged rows.
-    /// - Throws: ``PostgresError`` from the server, ``/GTFS/GTFSError`` for the feed, ``/GTFSImport/ImportError``
+    /// - Throws: ``PostgresError`` from the server, ``/GTFS/GTFSError`` for the feed, ``/GTFSStoreCore/ImportError``
     ///   for an option or too many rejected rows, `CancellationError` when cancelled.
     public func importFeed(
         from source: FeedSource, options: ImportOptions = ImportOptions(), progressQueue: DispatchQueue = .main,
@@ -261,7 +261,7 @@ public final class PostgresStore {
         guard let feed else { return nil }
         let rows = try connection.query(
             "SELECT table_name, content_hash FROM \(schema).feed_tables WHERE feed = $1", [String(feed)], "read the tables' hashes")
-        return FeedCatalog.contentHash(tables: rows.map { ($0[0] ?? "", $0[1]) })
+        return FeedState.contentHash(tables: rows.map { ($0[0] ?? "", $0[1]) })
     }
 
     /// Why `name` cannot stand in SQL unquoted and mean itself, or `nil` when it can: lower-case letters,

@@ -1,5 +1,5 @@
 import GTFS
-import GTFSImport
+import GTFSStoreCore
 
 /// The new rows of one table of a feed the schema already holds, in a temporary table of this transaction,
 /// and their merge into the stored table by key: only rows that differ are written.

@@ -1,5 +1,5 @@
 import GTFS
-import GTFSImport
+import GTFSStoreCore
 
 /// The reference checks of `ColumnReference.all` in SQL, within one feed.
 enum PostgresReferenceCheck {

@@ -1,9 +1,9 @@
 import GTFS
-import GTFSImport
+import GTFSStoreCore
 
 /// The timetable as people read it, as in the SQLite store (docs/Database.md): `service_days`,
 /// `feed_days` and `frequency_runs` derived from a feed's tables in SQL and rebuilt, per feed and per part,
-/// whenever an import changes the files a part comes from (`Timetable.Part.sources`); the
+/// whenever an import changes the files a part comes from (`TimetablePart.sources`); the
 /// views `arrivals_departures` and `connections` over them; and `…_readable` views with times as `HH:MM:SS`.
 ///
 /// Where the SQLite store keeps a table of UTC offsets for local times, PostgreSQL knows the time zones:
@@ -111,7 +111,7 @@ enum PostgresTimetable {
     }
 
     /// The tables each part fills.
-    private static func tables(of part: Timetable.Part) -> [String] {
+    private static func tables(of part: TimetablePart) -> [String] {
         switch part {
         case .calendar: ["service_days", "feed_days", "feed_time_zones"]
         case .frequencies: ["frequency_runs"]
@@ -125,7 +125,7 @@ enum PostgresTimetable {
         schema: String, feed: Int32, changed: Set<GTFSFile>, connection: PostgresConnection
     ) throws(PostgresError) -> [GTFSWarning] {
         var warnings: [GTFSWarning] = []
-        for part in Timetable.Part.allCases where !part.sources.isDisjoint(with: changed) {
+        for part in TimetablePart.allCases where !part.sources.isDisjoint(with: changed) {
             for table in tables(of: part) {
                 try connection.execute("DELETE FROM \(schema).\(table) WHERE feed = \(feed)", "rebuild \(table)")
             }
@@ -140,16 +140,16 @@ enum PostgresTimetable {
 
     /// Deletes what the timetable holds of `feed` (a feed being removed).
     static func remove(schema: String, feed: Int32, connection: PostgresConnection) throws(PostgresError) {
-        for table in Timetable.Part.allCases.flatMap(tables(of:)) {
+        for table in TimetablePart.allCases.flatMap(tables(of:)) {
             try connection.execute("DELETE FROM \(schema).\(table) WHERE feed = \(feed)", "delete from \(table)")
         }
     }
 
     /// `service_days` (calendars, then the dates added and removed), `feed_days` and the feed's time zone:
-    /// the same days as the SQLite store, up to `ServiceDays.longestSpan` days from the first.
+    /// the same days as the SQLite store, up to `TimetablePart.longestServiceSpan` days from the first.
     private static func buildCalendar(schema: String, feed: Int32, connection: PostgresConnection) throws(PostgresError) -> [GTFSWarning] {
         var warnings: [GTFSWarning] = []
-        let span = ServiceDays.longestSpan
+        let span = TimetablePart.longestServiceSpan
         let weekdays = "ARRAY[c.monday, c.tuesday, c.wednesday, c.thursday, c.friday, c.saturday, c.sunday]"
         try connection.execute(
             """
@@ -233,9 +233,9 @@ enum PostgresTimetable {
     }
 
     /// `frequency_runs`: every run of each row of `frequencies.txt`, `start_time` then every
-    /// `headway_secs` before `end_time`, at most `FrequencyRuns.maxRunsPerRow` per row.
+    /// `headway_secs` before `end_time`, at most `TimetablePart.maxRunsPerFrequency` per row.
     private static func buildFrequencyRuns(schema: String, feed: Int32, connection: PostgresConnection) throws(PostgresError) -> [GTFSWarning] {
-        let limit = FrequencyRuns.maxRunsPerRow
+        let limit = TimetablePart.maxRunsPerFrequency
         try connection.execute(
             """
             INSERT INTO \(schema).frequency_runs (feed, trip_id, run_start, shift, exact_times)

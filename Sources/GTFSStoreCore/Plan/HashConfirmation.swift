@@ -1,5 +1,5 @@
 import Foundation
-import GTFS
+package import GTFS
 import Synchronization
 
 /// The content hashes of the files an incremental import assumed unchanged because their zip entry's
@@ -11,7 +11,7 @@ import Synchronization
 /// though: the import must not commit, nor report a change, before every hash matched (``confirmed()``).
 /// A mismatch, which takes a file with the stored CRC-32 but other content, ends the attempt with
 /// ``ImportPlan/Outdated``, and the import starts again with every such file hashed first.
-final class HashConfirmation: @unchecked Sendable {
+package final class HashConfirmation: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var finished = false
@@ -22,7 +22,7 @@ final class HashConfirmation: @unchecked Sendable {
 
     /// Starts hashing `entries`, each against the hash the store holds for it.
     /// - Parameter isCancelled: polled while hashing, as the import's cancel.
-    init(_ entries: [(entry: FeedEntry, hash: String)], options: ParseOptions, isCancelled: @escaping @Sendable () -> Bool) {
+    package init(_ entries: [(entry: FeedEntry, hash: String)], options: ParseOptions, isCancelled: @escaping @Sendable () -> Bool) {
         let thread = Thread { [self] in
             let clock = ContinuousClock()
             let start = clock.now
@@ -51,7 +51,7 @@ final class HashConfirmation: @unchecked Sendable {
 
     /// Waits for the hashes.
     /// - Returns: whether every file has the stored content.
-    func confirmed() -> Bool {
+    package func confirmed() -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while !finished { condition.wait() }
@@ -59,14 +59,14 @@ final class HashConfirmation: @unchecked Sendable {
     }
 
     /// How long the hashing took (once ``confirmed()`` returned).
-    var duration: Duration {
+    package var duration: Duration {
         condition.lock()
         defer { condition.unlock() }
         return elapsed
     }
 
     /// Stops the hashing at its next line and waits for its thread to end.
-    func finish() {
+    package func finish() {
         abandoned.store(true, ordering: .relaxed)
         _ = confirmed()
     }

@@ -1,6 +1,6 @@
 package import GTFS
 
-/// How an ``ImportOperation`` loads a feed.
+/// How an import loads a feed, into either store.
 ///
 /// ```swift
 /// var options = ImportOptions()
@@ -121,9 +121,9 @@ public struct ImportOptions: Sendable {
     /// changes: after it returns the import commits, or fails and changes nothing.
     public var beforeCommit: (@Sendable () throws -> Void)?
 
-    /// The most rows of one group an incremental import holds in memory (``GroupFilter/maxHeldRows``);
+    /// The most rows of one group an incremental import holds in memory (``GroupedTables/maxHeldRows``);
     /// tests set fewer to take the path of large groups with small ones.
-    var maxHeldGroupRows = GroupFilter.maxHeldRows
+    package var maxHeldGroupRows = GroupedTables.maxHeldRows
 
     /// Creates the default options: feed `default`, incremental when possible, atomic, lenient, references checked.
     public init() {}

@@ -6,7 +6,7 @@ package struct ImportPlan {
     /// The tables the input holds.
     package let imported: Set<GTFSFile>
     /// The store's version of the feed, when it holds one.
-    package let existing: FeedCatalog.FeedState?
+    package let existing: FeedState?
     /// Whether the import applies a diff.
     package let incremental: Bool
     /// Whether the input replaces every table of the feed (a whole feed) or only its own.
@@ -16,15 +16,17 @@ package struct ImportPlan {
     /// Raw bytes of the files hashed by ``findUnchangedFiles(in:stored:options:shouldContinue:)``.
     package private(set) var hashedBytes: Int64 = 0
     /// The hashes of zip entries' stored bytes computed while planning, by file name.
-    private(set) var storedBytesHashes: [String: String] = [:]
+    package private(set) var storedBytesHashes: [String: String] = [:]
     /// The hashing of the files assumed unchanged by ``assumeUnchangedFiles(in:stored:options:shouldContinue:)``,
     /// which must confirm them before the import commits or reports a change.
-    var confirmation: HashConfirmation?
+    package var confirmation: HashConfirmation?
 
     /// The end of an import whose plan assumed a file unchanged that was not.
-    struct Outdated: Error {}
+    package struct Outdated: Error {
+        package init() {}
+    }
 
-    package init(imported: Set<GTFSFile>, existing: FeedCatalog.FeedState?, incremental: Bool, replaceAll: Bool) {
+    package init(imported: Set<GTFSFile>, existing: FeedState?, incremental: Bool, replaceAll: Bool) {
         self.imported = imported
         self.existing = existing
         self.incremental = incremental
@@ -54,7 +56,7 @@ package struct ImportPlan {
     ///
     /// - Throws: ``GTFSError`` when a file cannot be read, `CancellationError`.
     package mutating func findUnchangedFiles(
-        in source: FeedSource, stored: FeedCatalog.FeedState, options: ParseOptions, shouldContinue: () -> Bool
+        in source: FeedSource, stored: FeedState, options: ParseOptions, shouldContinue: () -> Bool
     ) throws {
         _ = try scanFiles(in: source, stored: stored, options: options, hashingMatchingCRC32: true, shouldContinue: shouldContinue)
     }
@@ -64,14 +66,14 @@ package struct ImportPlan {
     /// stored hash, for a ``HashConfirmation`` to hash while the import runs.
     ///
     /// - Throws: ``GTFSError`` when a file cannot be read, `CancellationError`.
-    mutating func assumeUnchangedFiles(
-        in source: FeedSource, stored: FeedCatalog.FeedState, options: ParseOptions, shouldContinue: () -> Bool
+    package mutating func assumeUnchangedFiles(
+        in source: FeedSource, stored: FeedState, options: ParseOptions, shouldContinue: () -> Bool
     ) throws -> [(entry: FeedEntry, hash: String)] {
         try scanFiles(in: source, stored: stored, options: options, hashingMatchingCRC32: false, shouldContinue: shouldContinue)
     }
 
     private mutating func scanFiles(
-        in source: FeedSource, stored: FeedCatalog.FeedState, options: ParseOptions, hashingMatchingCRC32: Bool,
+        in source: FeedSource, stored: FeedState, options: ParseOptions, hashingMatchingCRC32: Bool,
         shouldContinue: () -> Bool
     ) throws -> [(entry: FeedEntry, hash: String)] {
         var assumed: [(entry: FeedEntry, hash: String)] = []

@@ -10,6 +10,11 @@ package enum GroupedTables {
     static let columns: [GTFSFile: String] = Dictionary(
         uniqueKeysWithValues: GTFSFile.allCases.compactMap { file in file.table.groupField.map { (file, $0.name) } })
 
+    /// The most rows of one group an incremental import holds in memory until the group ends (about 10 MB
+    /// of stop times): a larger group is staged as it comes, so that memory stays bounded whatever a group's
+    /// size (a trip of a million stop times, a shape of a million points).
+    package static let maxHeldRows = 10_000
+
     /// The group column of `file`'s table, or `nil` when the table is not grouped.
     package static func column(for file: GTFSFile) -> String? { columns[file] }
 }

@@ -1,4 +1,4 @@
-import GTFS
+package import GTFS
 
 /// One whole group as the file gave it: the runs of consecutive rows with the same group joined across
 /// batch boundaries.
@@ -7,24 +7,24 @@ package struct PendingGroup {
     package let key: String?
     package var digest: GroupDigest
     /// Whether the store refused a row of the group.
-    var refused: Bool
+    package var refused: Bool
     /// Where its rows are (kept only when the joiner is asked to keep them); for a group whose earlier rows
     /// were handed over (``spilled``), only the rows since then.
-    var segments: [(batch: RecordBatch, range: Range<Int>)]
+    package var segments: [(batch: RecordBatch, range: Range<Int>)]
     /// Whether rows of the group were handed over before it ended (``GroupRunJoiner/takeOpenSegments()``).
-    var spilled = false
+    package var spilled = false
 }
 
 extension PendingGroup {
     /// One batch holding the rows of `groups`, in order (with their lines), or `nil` when they hold none.
-    static func gather(_ groups: [PendingGroup]) -> RecordBatch? {
+    package static func gather(_ groups: [PendingGroup]) -> RecordBatch? {
         let segments = groups.flatMap(\.segments)
         guard let first = segments.first else { return nil }
         return first.batch.accept(Gatherer(segments: segments, fileName: first.batch.fileName))
     }
 
     /// The rows of the group in its segments.
-    var segmentRows: Int { segments.reduce(0) { $0 + $1.range.count } }
+    package var segmentRows: Int { segments.reduce(0) { $0 + $1.range.count } }
 
     private struct Gatherer: RecordBatchVisitor {
         let segments: [(batch: RecordBatch, range: Range<Int>)]

@@ -1,13 +1,13 @@
-import Foundation
-import GTFS
+package import Foundation
+package import GTFS
 
 /// A feed's time zone as GTFS times need it: each service date's "noon minus 12 h", from which the times
 /// of that service day count, and the zone's UTC offsets over a span.
-struct FeedClock {
+package struct FeedClock {
     let timeZone: TimeZone
     private let calendar: Calendar
 
-    init(timeZone: TimeZone) {
+    package init(timeZone: TimeZone) {
         self.timeZone = timeZone
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -17,7 +17,7 @@ struct FeedClock {
     /// The Unix time of "noon minus 12 h" on `date` in the zone: local midnight, except on the days the
     /// clocks change, when it is an hour off midnight (the reference defines times this way so that a time
     /// is always a plain number of seconds from it).
-    func dayStart(_ date: GTFSDate) -> Int64 {
+    package func dayStart(_ date: GTFSDate) -> Int64 {
         let noon = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: 12))
         // A date the calendar cannot place (none of 1…9999 in practice) falls back to UTC noon.
         let seconds = noon?.timeIntervalSince1970 ?? Double(date.daysSince1970 * 86_400 + 43_200)
@@ -26,7 +26,7 @@ struct FeedClock {
 
     /// The zone's offsets from UTC from `start` to `end` (Unix times): the offset at `start`, then one
     /// entry per transition before `end`.
-    func offsets(from start: Int64, to end: Int64) -> [(since: Int64, utcOffset: Int)] {
+    package func offsets(from start: Int64, to end: Int64) -> [(since: Int64, utcOffset: Int)] {
         var result = [(since: start, utcOffset: timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(start))))]
         var instant = Date(timeIntervalSince1970: Double(start))
         // Two transitions a year at most in practice; the bound only keeps a strange zone from looping.

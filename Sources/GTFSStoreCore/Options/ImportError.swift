@@ -1,5 +1,4 @@
 public import Foundation
-public import GRDB
 public import GTFS
 
 /// Why an import did not complete. In the default atomic mode the database is then exactly as it was.
@@ -13,15 +12,15 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
     /// (creating, locking or placing it).
     ///
     /// ```swift
-    /// if case .database(_, _, .SQLITE_FULL?) = error { /* free some space */ }
+    /// if error.resultCode == .SQLITE_FULL { /* free some space */ }   // GTFSImport's resultCode
     /// ```
     ///
     /// - Parameters:
     ///   - path: the database file.
     ///   - message: the explanation, e.g. `database or disk is full`.
-    ///   - code: SQLite's extended result code when SQLite failed (`.SQLITE_FULL`, `.SQLITE_READONLY`,
-    ///     `.SQLITE_IOERR_WRITE`, …), `nil` for a step on the file.
-    case database(path: String, message: String, code: ResultCode? = nil)
+    ///   - code: the store's own error code when the store failed: SQLite's extended result code
+    ///     (`SQLITE_FULL`, `SQLITE_READONLY`, `SQLITE_IOERR_WRITE`, …); `nil` for a step on the file.
+    case database(path: String, message: String, code: Int32? = nil)
     /// The import was cancelled. In batched mode, `stoppedAt` says what stayed committed.
     case cancelled(stoppedAt: ImportStopPoint?)
     /// The file system of the database lacks the space the import needs at least; nothing was written.
@@ -55,8 +54,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
         return false
     }
 
-    /// SQLite's extended result code when SQLite failed the import (``database(path:message:code:)``).
-    public var resultCode: ResultCode? {
+    /// The store's error code when the store failed the import (``database(path:message:code:)``).
+    public var databaseCode: Int32? {
         if case .database(_, _, let code) = self { return code }
         return nil
     }
@@ -106,7 +105,7 @@ public struct ImportStopPoint: Sendable, Hashable, CustomStringConvertible {
     ///   - fileName: the file being loaded when the import stopped.
     ///   - rowsCommitted: rows of that file committed.
     ///   - rowsCommittedByTable: rows committed per table over the import.
-    init(fileName: String, rowsCommitted: Int, rowsCommittedByTable: [GTFSFile: Int]) {
+    package init(fileName: String, rowsCommitted: Int, rowsCommittedByTable: [GTFSFile: Int]) {
         self.fileName = fileName
         self.rowsCommitted = rowsCommitted
         self.rowsCommittedByTable = rowsCommittedByTable

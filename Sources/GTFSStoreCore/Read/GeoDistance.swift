@@ -2,14 +2,14 @@ import Foundation
 
 /// Distances on the Earth, as a sphere of its mean radius: within 0.5% of the ellipsoid's, plenty for
 /// "stops within 500 m".
-enum GeoDistance {
+package enum GeoDistance {
     /// The Earth's mean radius, in meters.
-    static let earthRadius = 6_371_008.8
+    package static let earthRadius = 6_371_008.8
     /// Meters per degree of latitude.
-    static let metersPerDegree = earthRadius * .pi / 180
+    package static let metersPerDegree = earthRadius * .pi / 180
 
     /// The great-circle distance between two points (degrees), in meters (haversine).
-    static func meters(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+    package static func meters(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
         let radians = Double.pi / 180
         let dLatitude = (latitude2 - latitude1) * radians
         let dLongitude = (longitude2 - longitude1) * radians

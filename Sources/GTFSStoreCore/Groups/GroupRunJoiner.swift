@@ -32,18 +32,18 @@ package struct GroupRunJoiner {
     }
 
     /// The rows the open group holds in its segments.
-    var openRows: Int { open?.segmentRows ?? 0 }
+    package var openRows: Int { open?.segmentRows ?? 0 }
 
     /// The open group's key.
-    var openKey: String? { open?.key }
+    package var openKey: String? { open?.key }
 
     /// Whether the open group has handed over rows before (``takeOpenSegments()``).
-    var openIsSpilled: Bool { open?.spilled ?? false }
+    package var openIsSpilled: Bool { open?.spilled ?? false }
 
     /// Hands over the rows the open group holds, so that a group of any size never holds more than a
     /// batch or so: the group goes on without them, marked ``PendingGroup/spilled``, its digest whole.
     /// - Returns: the rows as a group of their own (key and digest so far), or `nil` when it holds none.
-    mutating func takeOpenSegments() -> PendingGroup? {
+    package mutating func takeOpenSegments() -> PendingGroup? {
         guard var current = open, !current.segments.isEmpty else { return nil }
         let taken = PendingGroup(key: current.key, digest: current.digest, refused: current.refused, segments: current.segments)
         current.segments = []

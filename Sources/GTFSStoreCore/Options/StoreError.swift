@@ -9,7 +9,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible, Loca
     /// - Parameters:
     ///   - found: the unknown migration identifiers, sorted.
     ///   - supported: the migrations this build knows, in order (`v1`, `v2`, …: one per schema version up to
-    ///     ``GTFSSchema/version``).
+    ///     the store's schema version).
     case newerSchema(found: [String], supported: [String])
 
     /// The file is not a GTFS store: not an SQLite database at all, or one that belongs to something
@@ -28,8 +28,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible, Loca
     ///   - missing: the migrations it lacks, in order.
     case needsMigration(path: String, missing: [String])
 
-    /// A name search (``GTFSStore/stops(named:feed:limit:)``) of more words than
-    /// ``GTFSStore/maxNameWords``: every word is a term the name index looks up, so their number bounds
+    /// A name search (`stops(named:feed:limit:)`) of more words than
+    /// the store's `maxNameWords`: every word is a term the name index looks up, so their number bounds
     /// the search's memory.
     ///
     /// - Parameters:

@@ -38,7 +38,7 @@ package struct GroupRun: Sendable {
     package let range: Range<Int>
     package var digest: GroupDigest
     /// Whether the store refused a row of the run (set by the writer).
-    var refused = false
+    package var refused = false
 
     /// Splits a batch of a grouped table (see ``GroupedTables``) into runs, hashing every record.
     /// Runs on the parser's thread, so the writer only handles whole groups.

@@ -1,12 +1,12 @@
 public import GTFS
 
-/// A feed held by a store, as ``GTFSStore/feeds()`` lists it: its name, its current version and its rows.
+/// A feed held by a store, as a store's `feeds()` lists it: its name, its current version and its rows.
 public struct StoredFeed: Sendable, Hashable {
     /// The feed's number in `feeds`, the value of the `feed` column in every GTFS table.
     public let id: Int64
     /// The name given with ``ImportOptions/feed`` (`gtfs-import --feed NAME`).
     public let name: String
-    /// The SHA-256 over the current content of its tables (see ``GTFSStore/feeds()``), `nil` while a
+    /// The SHA-256 over the current content of its tables (see a store's `feeds()`), `nil` while a
     /// table's content hash is unknown (rows from standard input or from a version 1 store).
     public let contentHash: String?
     /// Where the current version came from.

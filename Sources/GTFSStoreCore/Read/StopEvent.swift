@@ -2,8 +2,8 @@ public import Foundation
 public import GTFS
 
 /// A trip calling at a stop on a service date, with the instants it arrives and leaves: a row of a
-/// departure board (``GTFSStore/departures(from:between:and:feed:limit:)``) or of an arrival board
-/// (``GTFSStore/arrivals(at:between:and:feed:limit:)``).
+/// departure or an arrival board, as a store's `departures(from:between:and:feed:limit:)` and
+/// `arrivals(at:between:and:feed:limit:)` read them.
 public struct StopEvent: Sendable, Hashable {
     /// The service date whose timetable the trip runs on (a trip past midnight belongs to the day before).
     public var serviceDate: GTFSDate
@@ -36,4 +36,26 @@ public struct StopEvent: Sendable, Hashable {
     /// Whether the time is the timetable's: `false` for a trip of `frequencies.txt` with `exact_times` 0,
     /// whose runs only keep to a headway.
     public var isExactTime: Bool
+
+    package init(
+        serviceDate: GTFSDate, arrival: Date?, departure: Date?, tripID: GTFSID, stopID: GTFSID, stopName: String?,
+        platformCode: String?, stopSequence: Int, routeID: GTFSID, routeShortName: String?, routeLongName: String?,
+        routeType: RouteType?, headsign: String?, directionID: Int?, isExactTime: Bool
+    ) {
+        self.serviceDate = serviceDate
+        self.arrival = arrival
+        self.departure = departure
+        self.tripID = tripID
+        self.stopID = stopID
+        self.stopName = stopName
+        self.platformCode = platformCode
+        self.stopSequence = stopSequence
+        self.routeID = routeID
+        self.routeShortName = routeShortName
+        self.routeLongName = routeLongName
+        self.routeType = routeType
+        self.headsign = headsign
+        self.directionID = directionID
+        self.isExactTime = isExactTime
+    }
 }

@@ -38,7 +38,7 @@ package final class ProgressReporter: Sendable {
     }
 
     /// Reports handed to the handler's queue so far.
-    var reportsSent: Int { sentCount.load(ordering: .relaxed) }
+    package var reportsSent: Int { sentCount.load(ordering: .relaxed) }
 
     /// Offers a snapshot; it goes out only when the rules above allow. Cheap enough to call per batch.
     ///
