@@ -17,6 +17,8 @@ final class PostgresImportRun {
     private let reporter: ProgressReporter?
     private let shouldContinue: () -> Bool
     private let usesPostGIS: Bool
+    /// The schema's migrations (the store's: tests add a made-up later one).
+    private let migrations: [PostgresMigration]
     /// PostGIS, when the server has it and the store uses it.
     private var postgis: PostGIS?
     /// Whether the schema held no tables: this import creates them all (`feed_groups` without its key until
@@ -30,9 +32,10 @@ final class PostgresImportRun {
 
     init(
         connection: PostgresConnection, schema: String, source: FeedSource, options: ImportOptions, usesPostGIS: Bool,
-        reporter: ProgressReporter?, shouldContinue: @escaping () -> Bool
+        migrations: [PostgresMigration], reporter: ProgressReporter?, shouldContinue: @escaping () -> Bool
     ) {
         self.usesPostGIS = usesPostGIS
+        self.migrations = migrations
         self.connection = connection
         self.schema = schema
         self.source = source
@@ -447,6 +450,7 @@ final class PostgresImportRun {
                 target: connection.target, operation: "schema \(schema)",
                 message: "holds \(tableCount) table\(tableCount == 1 ? "" : "s") of something else (no feeds table); give another --schema")
         }
+        let version = createsSchema ? nil : try PostgresSchemaVersion.stored(schema: schema, connection: connection)
         try connection.execute(
             (["CREATE SCHEMA IF NOT EXISTS \(schema)"] + PostgresFeedTables.createStatements(schema: schema, groupsKeyed: tableCount > 0))
                 .joined(separator: ";\n"),
@@ -458,6 +462,7 @@ final class PostgresImportRun {
             let tables = GTFSFile.allCases.map(PostgresTable.init)
             try connection.execute(tables.map { $0.createStatement(schema: schema) }.joined(separator: ";\n"), "create the tables")
         }
+        try PostgresSchemaVersion.migrate(schema: schema, from: version, migrations: migrations, connection: connection)
         try connection.execute(PostgresTimetable.createStatements(schema: schema).joined(separator: ";\n"), "create the timetable")
         if usesPostGIS, let postgis = try PostGIS.enable(connection: connection) {
             try postgis.addColumns(schema: schema, connection: connection)

@@ -21,6 +21,8 @@ public final class PostgresStore {
     /// `false`, there are none; the summary notes when the server lacks it.
     public var usesPostGIS = true
     let connection: PostgresConnection
+    /// The migrations of the schema's tables (``PostgresSchemaVersion``); tests add a made-up later one.
+    package var migrations = PostgresSchemaVersion.migrations
 
     /// Connects to the server and checks the schema name.
     /// - Parameters:
@@ -111,7 +113,8 @@ public final class PostgresStore {
         try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED", "begin a transaction")
         let reporter = progressHandler.map { ProgressReporter(queue: progressQueue, handler: $0, progress: Progress(totalUnitCount: 0)) }
         let run = PostgresImportRun(
-            connection: connection, schema: schema, source: source, options: options, usesPostGIS: usesPostGIS, reporter: reporter,
+            connection: connection, schema: schema, source: source, options: options, usesPostGIS: usesPostGIS, migrations: migrations,
+            reporter: reporter,
             shouldContinue: { !canceller.isRequested && shouldContinue() })
         do {
             try lock(waiting: options.lockWait)
@@ -211,6 +214,8 @@ public final class PostgresStore {
         try connection.execute("BEGIN", "begin a transaction")
         do {
             _ = try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", [lockKey], "wait for other imports")
+            let version = try PostgresSchemaVersion.stored(schema: schema, connection: connection)
+            try PostgresSchemaVersion.migrate(schema: schema, from: version, migrations: migrations, connection: connection)
             guard let feed = try feedNumber(feedName) else {
                 try connection.execute("ROLLBACK", "roll back")
                 return nil

@@ -1,0 +1,67 @@
+/// One change of a schema's tables from one version to the next: frozen once released, as the SQLite store's
+/// migrations are, since the schemas it changes were written by the versions before it.
+package struct PostgresMigration: Sendable {
+    /// The version the schema has after it.
+    package let version: Int
+    /// Its statements, for the schema named.
+    package let statements: @Sendable (_ schema: String) -> [String]
+
+    package init(version: Int, statements: @escaping @Sendable (_ schema: String) -> [String]) {
+        self.version = version
+        self.statements = statements
+    }
+}
+
+/// The version of a schema's tables, kept in its `gtfs_meta` table under `schema_version`. A schema this
+/// build creates has the latest version; one an earlier version wrote is brought up to it by the
+/// migrations after its own, on its first write (an import or a removal), inside that write's transaction.
+/// A schema of a later version is refused rather than written wrongly.
+///
+/// Version 1 is the schema as versions before `gtfs_meta` wrote it: such a schema has `feeds` and no version.
+enum PostgresSchemaVersion {
+    /// The migrations from version 2 on, in order.
+    static let migrations: [PostgresMigration] = []
+
+    /// The latest version with `migrations`.
+    static func latest(_ migrations: [PostgresMigration]) -> Int { migrations.last?.version ?? 1 }
+
+    /// `gtfs_meta`, created when missing.
+    static func createStatement(schema: String) -> String {
+        "CREATE TABLE IF NOT EXISTS \(schema).gtfs_meta (key text PRIMARY KEY, value text NOT NULL)"
+    }
+
+    /// The version `schema` has: `nil` when it holds no `feeds` (a new schema).
+    static func stored(schema: String, connection: PostgresConnection) throws(PostgresError) -> Int? {
+        let tables = try connection.query(
+            "SELECT count(*) FILTER (WHERE tablename = 'feeds'), count(*) FILTER (WHERE tablename = 'gtfs_meta') FROM pg_tables WHERE schemaname = $1",
+            [schema], "look at schema \(schema)")
+        guard tables.first?[0] != "0" else { return nil }
+        guard tables.first?[1] != "0" else { return 1 }
+        let rows = try connection.query(
+            "SELECT value FROM \(schema).gtfs_meta WHERE key = 'schema_version'", [], "read the schema's version")
+        return rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 1
+    }
+
+    /// Brings `schema` from version `stored` to the latest of `migrations` and records it; a new schema
+    /// (`stored` nil, its tables just created at the latest version) is only recorded.
+    /// - Throws: ``PostgresError`` when the schema was written by a later version, or a statement fails.
+    static func migrate(
+        schema: String, from stored: Int?, migrations: [PostgresMigration], connection: PostgresConnection
+    ) throws(PostgresError) {
+        let latest = latest(migrations)
+        if let stored, stored > latest {
+            throw PostgresError(
+                target: connection.target, operation: "schema \(schema)",
+                message: "was written by a later version of gtfs-import (schema version \(stored); this one knows up to \(latest)); nothing was changed")
+        }
+        try connection.execute(createStatement(schema: schema), "create gtfs_meta")
+        for migration in migrations where migration.version > (stored ?? latest) {
+            try connection.execute(migration.statements(schema).joined(separator: ";\n"), "migrate schema \(schema) to version \(migration.version)")
+        }
+        _ = try connection.query(
+            """
+            INSERT INTO \(schema).gtfs_meta (key, value) VALUES ('schema_version', $1)
+            ON CONFLICT (key) DO UPDATE SET value = excluded.value
+            """, [String(latest)], "record the schema's version")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import GTFS
+@testable import GTFSPostgres
+import TestSupport
+import Testing
+
+/// A schema's version: a schema an earlier version wrote is brought up to date on its first write, a
+/// later version's migration runs on a schema this one wrote, and a schema of a later version is refused.
+@Suite("PostgreSQL store: schema versions and migrations", .serialized)
+struct PostgresMigrationTests {
+    static func version(_ store: PostgresStore) throws -> String? {
+        try store.connection.query("SELECT value FROM gtfs.gtfs_meta WHERE key = 'schema_version'", [], "read").first?.first ?? nil
+    }
+
+    @Test("Before versions, a later version's column, and a schema of a later version refused")
+    func migrations() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let first = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "first")
+        let second = try PostgresFailureTests.feed(
+            ["stops.txt": PostgresFailureTests.stops.replacingOccurrences(of: "Beta", with: "Beta Nord")], in: folder, named: "second")
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        store.usesPostGIS = false
+        _ = try store.importFeed(from: try FeedSource(path: first), named: "f")
+        #expect(try Self.version(store) == "\(PostgresSchemaVersion.latest(PostgresSchemaVersion.migrations))")
+
+        // A schema as versions before gtfs_meta wrote it: the next import records its version.
+        try store.connection.execute("DROP TABLE gtfs.gtfs_meta", "drop")
+        _ = try store.importFeed(from: try FeedSource(path: second), named: "f")
+        #expect(try Self.version(store) == "1")
+
+        // A later version adds a column: its migration runs on this schema's first write, which imports.
+        let later = try PostgresStore(connectionString: server.connectionString)
+        defer { later.close() }
+        later.usesPostGIS = false
+        later.migrations = [PostgresMigration(version: 2) { schema in ["ALTER TABLE \(schema).stops ADD COLUMN stop_note text"] }]
+        let summary = try later.importFeed(from: try FeedSource(path: first), named: "f")
+        #expect(summary.table(.stops)?.changes.updated == 1)
+        #expect(try Self.version(later) == "2")
+        let note = try later.connection.query(
+            "SELECT count(*) FROM information_schema.columns WHERE table_schema = 'gtfs' AND table_name = 'stops' AND column_name = 'stop_note'",
+            [], "read")
+        #expect(note == [["1"]])
+
+        // This version refuses to write the later version's schema, and changes nothing.
+        #expect {
+            _ = try store.importFeed(from: try FeedSource(path: second), named: "f")
+        } throws: { error in
+            "\(error)".contains("was written by a later version of gtfs-import (schema version 2; this one knows up to 1)")
+        }
+        #expect(throws: PostgresError.self) { try store.remove(feed: "f") }
+        #expect(try store.rowCounts(feed: "f") == [.stops: 2])
+        #expect(try store.connection.query("SELECT stop_name FROM gtfs.stops WHERE stop_id = 'B'", [], "read") == [["Beta"]])
+    }
+}
