@@ -114,6 +114,14 @@ let package = Package(
             dependencies: ["Platform", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
+        // The options and opening of a store that gtfs-import and gtfs-query share.
+        .target(
+            name: "StoreTools",
+            dependencies: [
+                "GTFSImport", "GTFSPostgres", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "gtfs-import",
             dependencies: [
@@ -121,6 +129,7 @@ let package = Package(
                 "GTFSImport",
                 "GTFSPostgres",
                 "Platform",
+                "StoreTools",
                 "ToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -132,6 +141,7 @@ let package = Package(
                 "GTFS",
                 "GTFSImport",
                 "Platform",
+                "StoreTools",
                 "ToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -168,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "GTFSPostgresTests",
             dependencies: [
-                "GTFSPostgres", "GTFSImport", "GTFS", "TestSupport", "Platform", "gtfs-import",
+                "GTFSPostgres", "GTFSImport", "GTFS", "TestSupport", "Platform", "gtfs-import", "gtfs-query",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings

@@ -67,13 +67,3 @@ extension GTFSImportCommand {
     }
 }
 
-
-/// Opens an existing store for `list` (read-only) and `remove` (they never create one).
-func openExistingStore(_ path: String, readOnly: Bool = false) -> GTFSStore {
-    guard FileManager.default.fileExists(atPath: path) else { fail("\(path): no such database") }
-    do {
-        return try readOnly ? GTFSStore(readingFrom: path) : GTFSStore(path: path)
-    } catch {
-        fail("\(error)")
-    }
-}

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import GTFS
 import GTFSImport
+import GTFSPostgres
+import StoreTools
 import ToolSupport
 
 import Platform
@@ -17,11 +19,7 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "GTFS files (.txt/.csv, gzipped or not), a directory, a .zip feed, or - for standard input.")
     var inputs: [String] = []
 
-    @Option(name: .long, help: "The database file (created if needed), or a PostgreSQL server: postgresql://[user@]host/database.")
-    var db = "gtfs.sqlite"
-
-    @Option(name: .long, help: ArgumentHelp("The PostgreSQL schema of the tables, with --db postgresql://….", valueName: "NAME"))
-    var schema = "gtfs"
+    @OptionGroup var database: DatabaseOptions
 
     @Flag(name: .long, help: "With PostgreSQL: neither create nor use PostGIS (no stops.geom, no shape_lines).")
     var noPostgis = false
@@ -90,8 +88,11 @@ struct ImportCommand: ParsableCommand {
         if let wait, !(wait >= 0 && wait <= Self.longestWait) {
             throw ValidationError("--wait must be 0 to \(Int(Self.longestWait)) seconds, got \(wait)")
         }
+        for (flag, given) in [("--keep-changes", keepChanges), ("--changes", changes != nil)] where given && batchCommit != nil {
+            throw ValidationError("\(flag) needs an atomic import: it cannot be combined with --batch-commit")
+        }
         do {
-            try options.validate()
+            try options.validate(for: database.capabilities)
         } catch {
             throw ValidationError(Self.optionMessage(error))
         }
@@ -99,17 +100,6 @@ struct ImportCommand: ParsableCommand {
         if inputs.contains("-") && table == nil { throw ValidationError("standard input (-) needs --table NAME") }
         if inputs.count > 1 && table != nil { throw ValidationError("--table applies to a single input") }
         if feed.isEmpty { throw ValidationError("--feed needs a name") }
-        if keepChanges && batchCommit != nil {
-            throw ValidationError("--keep-changes needs an atomic import: it cannot be combined with --batch-commit")
-        }
-        if changes != nil && batchCommit != nil {
-            throw ValidationError("--changes needs an atomic import: it cannot be combined with --batch-commit")
-        }
-        if Self.isPostgres(db) {
-            if batchCommit != nil { throw ValidationError("--batch-commit is for SQLite files: an import into PostgreSQL is one transaction") }
-            if changes != nil { throw ValidationError("--changes is for SQLite files; it does not yet apply to PostgreSQL") }
-            if keepChanges { throw ValidationError("--keep-changes is for SQLite files; it does not yet apply to PostgreSQL") }
-        }
         if changes == "-" && json { throw ValidationError("--changes - and --json both write to standard output; give --changes a FILE") }
     }
 
@@ -120,12 +110,11 @@ struct ImportCommand: ParsableCommand {
         } catch let error as GTFSError {
             fail(error.description)
         }
-        if let errors, let problem = OutputPath.problem(errors, database: db, inputs: inputs) {
-            fail("--errors \(GTFSError.displayable(errors)) \(problem); nothing was imported")
-        }
-        if Self.isPostgres(db) { return try runPostgres(source) }
-        if let changes, changes != "-", let problem = OutputPath.problem(changes, database: db, inputs: inputs + [errors ?? "-"]) {
-            fail("--changes \(GTFSError.displayable(changes)) \(problem); nothing was imported")
+        let db = database.db
+        for (option, path) in [("--errors", errors), ("--changes", changes)] {
+            let others = inputs + (option == "--changes" ? [errors ?? "-"] : [])
+            guard let path, path != "-", let problem = OutputPath.problem(path, database: db, inputs: others) else { continue }
+            fail("\(option) \(GTFSError.displayable(path)) \(problem); nothing was imported")
         }
         let changeLog: ChangeLog?
         do {
@@ -134,23 +123,15 @@ struct ImportCommand: ParsableCommand {
             fail("--changes: \(error); nothing was imported")
         }
         var options = self.options
+        options.changeHandler = nil
         if let changeLog {
             options.changeHandler = { changeLog.record($0) }
             // The change list is complete, and a file's on storage, before the import commits.
             options.beforeCommit = { try changeLog.prepareCommit() }
         }
 
-        let progressQueue = DispatchQueue(label: "gtfs-import.progress")
-        let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: db, queue: progressQueue)
-        var handler: (@Sendable (ImportProgress) -> Void)?
-        if let line { handler = { progress in line.show(progress) } }
-        let operation = ImportOperation(
-            source: source, databasePath: db, options: options, progressQueue: progressQueue, progressHandler: handler)
-        let (result, signal) = SignalCancellation.run(operation)
-        progressQueue.sync { line?.finish() }
-
-        switch result {
-        case .success(let summary):
+        switch runImport(source, options: options) {
+        case (.success(let summary), let name):
             var changesProblem: String?
             do {
                 try changeLog?.finish()
@@ -161,17 +142,46 @@ struct ImportCommand: ParsableCommand {
                 }
                 changesProblem = "\(db) was imported, but --changes: \(error)"
             }
-            try report(summary, database: db, changesProblem: changesProblem)
-        case .failure(let error):
+            try report(summary, database: name, changesProblem: changesProblem)
+        case (.failure(let error), _):
             changeLog?.discard(reason: error.description)
-            if error.isCancellation, let signal {
-                let what = error.stoppedAt.map { "rows committed before the cancel stay: \($0)" } ?? "\(db) is unchanged"
-                StandardError.line("cancelled by \(signal.name); \(what)")
-                System.exit(signal.exitStatus)
-            }
             if case .busy = error { fail("\(error); nothing was imported (--wait SECONDS waits for it)") }
             fail(error.isCancellation ? error.description : "\(error); nothing was imported")
         }
+    }
+
+    /// Runs the import into the store `--db` names, with the progress line unless `--quiet`, SIGINT and
+    /// SIGTERM cancelling it: a cancelled import ends the process with the signal's status. A server that
+    /// does not answer the cancel (stopped, or its host gone) could hold the process for ever: a second
+    /// after the signal it ends whatever happens, the server rolling back the transaction of a closed connection.
+    /// - Returns: the outcome, and the store's name for messages (a server without its password).
+    private func runImport(_ source: FeedSource, options: ImportOptions) -> (Result<ImportSummary, ImportError>, String) {
+        var store: PostgresStore?
+        if database.isServer {
+            store = database.openServer(nothing: "nothing was imported")
+            store?.usesPostGIS = !noPostgis
+        }
+        let name = store.map { "\($0.target) schema \(database.schema)" } ?? database.db
+        let progressQueue = DispatchQueue(label: "gtfs-import.progress")
+        let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: name, queue: progressQueue)
+        var handler: (@Sendable (ImportProgress) -> Void)?
+        if let line { handler = { line.show($0) } }
+        let operation =
+            if let store {
+                ImportOperation(source: source, store: store, options: options, progressQueue: progressQueue, progressHandler: handler)
+            } else {
+                ImportOperation(source: source, databasePath: database.db, options: options, progressQueue: progressQueue, progressHandler: handler)
+            }
+        let (result, signal) = SignalCancellation.run(operation, giveUpAfter: store == nil ? nil : .seconds(1)) { signal in
+            StandardError.line("cancelled by \(signal.name); \(name) is unchanged")
+        }
+        progressQueue.sync { line?.finish() }
+        if case .failure(let error) = result, error.isCancellation, let signal {
+            let what = error.stoppedAt.map { "rows committed before the cancel stay: \($0)" } ?? "\(name) is unchanged"
+            StandardError.line("cancelled by \(signal.name); \(what)")
+            System.exit(signal.exitStatus)
+        }
+        return (result, name)
     }
 
     /// The longest `--wait`: a day.
@@ -191,6 +201,8 @@ struct ImportCommand: ParsableCommand {
         if let wait { options.lockWait = .milliseconds(Int((wait * 1000).rounded())) }
         if let batchCommit { options.mode = .batched(rowsPerCommit: batchCommit) }
         if errors != nil { options.maxStoredErrors = .max }
+        // What `--changes` asks for, to be checked; `run` gives the handler that writes them.
+        if changes != nil { options.changeHandler = { _ in } }
         return options
     }
 
@@ -199,7 +211,8 @@ struct ImportCommand: ParsableCommand {
         guard case .invalidOption(let message) = error else { return error.description }
         let names = [
             "chunkSize": "--chunk-size", "maxIDLength": "--max-id-length", "maxTextLength": "--max-text-length",
-            "maxRejected": "--max-rejected", "feed": "--feed", "changeHandler": "--changes",
+            "maxRejected": "--max-rejected", "feed": "--feed", "changeHandler": "--changes", "keepsChanges": "--keep-changes",
+            "mode": "--batch-commit",
         ]
         guard let colon = message.firstIndex(of: ":"), let name = names[String(message[..<colon])] else { return message }
         return name + message[colon...]

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GTFS
 import GTFSImport
-import GTFSPostgres
+import StoreTools
 import ToolSupport
 
 /// `gtfs-import list`: the feeds of a database with their versions and row counts.
@@ -10,39 +10,23 @@ struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the feeds of a database: name, rows per main table, imports, current version.")
 
-    @Option(name: .long, help: "The database file, or a PostgreSQL server: postgresql://[user@]host/database.")
-    var db = "gtfs.sqlite"
-
-    @Option(name: .long, help: ArgumentHelp("The PostgreSQL schema of the tables, with --db postgresql://….", valueName: "NAME"))
-    var schema = "gtfs"
+    @OptionGroup var database: DatabaseOptions
 
     @Flag(name: .long, help: "Print the feeds as JSON.")
     var json = false
 
     func run() throws {
+        let (store, name) = database.openExisting(readOnly: true, nothing: "no feeds listed")
         let feeds: [StoredFeed]
-        let database: String
-        if ImportCommand.isPostgres(db) {
-            let store = ImportCommand.openPostgres(db, schema: schema, nothing: "no feeds listed")
-            database = "\(store.target) schema \(schema)"
-            do {
-                feeds = try store.feeds()
-            } catch {
-                fail("\(error)")
-            }
-        } else {
-            let store = openExistingStore(db, readOnly: true)
-            database = db
-            do {
-                feeds = try store.feeds()
-            } catch {
-                fail("\(db): \(error)")
-            }
+        do {
+            feeds = try store.feeds()
+        } catch {
+            fail(database.isServer ? "\(error)" : "\(name): \(error)")
         }
         if json {
-            print(try FeedListJSON.text(feeds, database: database))
+            print(try FeedListJSON.text(feeds, database: name))
         } else {
-            print(Self.text(feeds, database: database), terminator: "")
+            print(Self.text(feeds, database: name), terminator: "")
         }
     }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import GTFS
 import GTFSImport
-import GTFSPostgres
+import StoreTools
 import ToolSupport
 
 /// `gtfs-import remove NAME`: deletes one feed's rows, in one transaction.
@@ -12,11 +12,7 @@ struct RemoveCommand: ParsableCommand {
     @Argument(help: "The feed's name, as `gtfs-import list` shows it.")
     var name: String
 
-    @Option(name: .long, help: "The database file, or a PostgreSQL server: postgresql://[user@]host/database.")
-    var db = "gtfs.sqlite"
-
-    @Option(name: .long, help: ArgumentHelp("The PostgreSQL schema of the tables, with --db postgresql://….", valueName: "NAME"))
-    var schema = "gtfs"
+    @OptionGroup var database: DatabaseOptions
 
     @Option(
         name: .long,
@@ -32,33 +28,17 @@ struct RemoveCommand: ParsableCommand {
     }
 
     func run() throws {
-        if ImportCommand.isPostgres(db) { return removeFromPostgres() }
-        let store = openExistingStore(db)
+        let (store, name) = database.openExisting(readOnly: false, nothing: "nothing was removed")
         let removed: Int?
         do {
-            removed = try store.removeFeed(named: name, lockWait: wait.map { .milliseconds(Int(($0 * 1000).rounded())) })
+            removed = try store.removeFeed(named: self.name, lockWait: wait.map { .milliseconds(Int(($0 * 1000).rounded())) })
         } catch let error as ImportError {
             fail("\(error); nothing was removed")
         } catch {
-            fail("\(GTFSError.displayable(db)): \(error); nothing was removed")
+            fail(database.isServer ? "\(error); nothing was removed" : "\(GTFSError.displayable(name)): \(error); nothing was removed")
         }
-        let shown = GTFSError.displayable(name)
-        guard let removed else { fail("\(GTFSError.displayable(db)) holds no feed named \(shown) (see gtfs-import list)") }
-        print("removed feed \(shown) from \(GTFSError.displayable(db)): \(Format.count(removed)) rows")
-    }
-
-    /// `remove` in a PostgreSQL schema: the same messages.
-    private func removeFromPostgres() {
-        let store = ImportCommand.openPostgres(db, schema: schema, nothing: "nothing was removed")
-        let database = "\(store.target) schema \(schema)"
-        let removed: Int?
-        do {
-            removed = try store.remove(feed: name)
-        } catch {
-            fail("\(error); nothing was removed")
-        }
-        let shown = GTFSError.displayable(name)
-        guard let removed else { fail("\(GTFSError.displayable(database)) holds no feed named \(shown) (see gtfs-import list)") }
-        print("removed feed \(shown) from \(GTFSError.displayable(database)): \(Format.count(removed)) rows")
+        let shown = GTFSError.displayable(self.name)
+        guard let removed else { fail("\(GTFSError.displayable(name)) holds no feed named \(shown) (see gtfs-import list)") }
+        print("removed feed \(shown) from \(GTFSError.displayable(name)): \(Format.count(removed)) rows")
     }
 }

@@ -53,10 +53,29 @@ final class SignalCancellation: @unchecked Sendable {
 
 extension SignalCancellation {
     /// Runs `operation` to its end, SIGINT and SIGTERM cancelling it.
+    /// - Parameters:
+    ///   - giveUpAfter: how long after a signal the process may wait for the cancelled operation to end
+    ///     (`nil`: as long as it takes); when it has not ended by then, `givingUp` says so and the process
+    ///     ends with the signal's status.
+    ///   - givingUp: the last words before the process ends so.
     /// - Returns: its outcome, and the signal that cancelled it, if one did.
-    static func run(_ operation: ImportOperation) -> (result: Result<ImportSummary, ImportError>, signal: Received?) {
-        let signals = SignalCancellation { operation.cancel() }
+    static func run(
+        _ operation: ImportOperation, giveUpAfter: Duration? = nil, givingUp: @escaping @Sendable (Received) -> Void = { _ in }
+    ) -> (result: Result<ImportSummary, ImportError>, signal: Received?) {
+        let signals = Mutex<SignalCancellation?>(nil)
+        let handler = SignalCancellation {
+            if let giveUpAfter {
+                // Scheduled before the cancel, which may itself wait for the server.
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(giveUpAfter / .milliseconds(1)))) {
+                    guard !operation.isFinished, let received = signals.withLock({ $0?.received }) else { return }
+                    givingUp(received)
+                    System.exit(received.exitStatus)
+                }
+            }
+            operation.cancel()
+        }
+        signals.withLock { $0 = handler }
         OperationQueue().addOperations([operation], waitUntilFinished: true)
-        return (operation.finalResult, signals.received)
+        return (operation.finalResult, handler.received)
     }
 }

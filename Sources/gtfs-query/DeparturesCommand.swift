@@ -31,7 +31,7 @@ struct DeparturesCommand: ParsableCommand {
     var minutes = 60
 
     @Option(name: .long, help: "The most rows printed (the board says when there are more).")
-    var limit = GTFSStore.boardLimit
+    var limit = FeedStoreLimits.boardLimit
 
     @Flag(name: .long, help: "Arrivals instead of departures.")
     var arrivals = false

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GTFSImport
 import Platform
+import StoreTools
 import ToolSupport
 
 /// `gtfs-query`: reads a database `gtfs-import` wrote: departure boards, stops near a point or by name.
@@ -11,8 +12,8 @@ struct GTFSQueryCommand: ParsableCommand {
         commandName: "gtfs-query",
         abstract: "Ask a GTFS database what a timetable is for: departures from a stop, stops near a point or by name.",
         discussion: """
-            Reads the database gtfs-import wrote (gtfs.sqlite unless --db), without writing to it. Times are \
-            those of the feed's time zone (its agency's).
+            Reads the database gtfs-import wrote (gtfs.sqlite unless --db; a PostgreSQL server with \
+            --db postgresql://…), without writing to it. Times are those of the feed's time zone (its agency's).
 
             Exit status: 0 answered (also with no departures), 1 failed (a missing database or stop), 2 usage error.
             """,
@@ -26,8 +27,7 @@ struct GTFSQueryCommand: ParsableCommand {
 
 /// The options every query shares.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: "The database file gtfs-import wrote.")
-    var db = "gtfs.sqlite"
+    @OptionGroup var database: DatabaseOptions
 
     @Option(name: .long, help: ArgumentHelp("The feed to read.", valueName: "NAME"))
     var feed = "default"
@@ -36,12 +36,7 @@ struct StoreOptions: ParsableArguments {
     var json = false
 
     /// Opens the store for reading, or says why it cannot.
-    func open() -> GTFSStore {
-        guard FileManager.default.fileExists(atPath: db) else { fail("\(db): no such database (gtfs-import writes one)") }
-        do {
-            return try GTFSStore(readingFrom: db)
-        } catch {
-            fail("\(db): \(error)")
-        }
+    func open() -> any FeedStore {
+        database.openExisting(readOnly: true, nothing: "nothing was read").store
     }
 }

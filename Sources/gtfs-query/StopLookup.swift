@@ -25,11 +25,11 @@ enum StopLookup {
         }
     }
 
-    static func resolve(_ text: String, in store: GTFSStore, feed: String) -> Place {
+    static func resolve(_ text: String, in store: any FeedStore, feed: String) -> Place {
         do {
             guard
                 let stop = try store.stop(text, feed: feed)
-                    ?? store.records(Stop.self, feed: feed, where: "parent_station = ?", arguments: [text]).first
+                    ?? store.stops(inStation: text, feed: feed).first
                     ?? largestStation(try store.stops(named: text, feed: feed, limit: 100))
             else {
                 fail("no stop \"\(text)\" in feed \(feed) (gtfs-query stops --name TEXT lists stops by name)")

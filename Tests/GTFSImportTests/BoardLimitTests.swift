@@ -4,7 +4,7 @@ import GTFSImport
 import TestSupport
 import Testing
 
-/// A board's size: `departures(from:…)` returns at most ``GTFSStore/boardLimit`` unless asked for more, and
+/// A board's size: `departures(from:…)` returns at most ``/GTFSStoreCore/FeedStoreLimits/boardLimit`` unless asked for more, and
 /// `forEachDeparture(from:…)` hands on any number in time order.
 @Suite("Departure boards: the default limit, and streaming")
 struct BoardLimitTests {
@@ -24,11 +24,11 @@ struct BoardLimitTests {
         let end = day.addingTimeInterval(2 * 3600)
 
         let board = try store.departures(from: stop, between: day, and: end)
-        #expect(board.count == GTFSStore.boardLimit)
+        #expect(board.count == FeedStoreLimits.boardLimit)
         var streamed: [StopEvent] = []
         try store.forEachDeparture(from: stop, between: day, and: end) { streamed.append($0) }
         #expect(streamed.count == 4 * 2 * 3600)
-        #expect(Array(streamed.prefix(GTFSStore.boardLimit)) == board)
+        #expect(Array(streamed.prefix(FeedStoreLimits.boardLimit)) == board)
         let instants = streamed.compactMap(\.departure)
         #expect(instants.count == streamed.count && instants == instants.sorted())
         #expect(try store.departures(from: stop, between: day, and: end, limit: 30_000).count == streamed.count)

@@ -47,7 +47,7 @@ struct StopNameSearchTests {
         let folder = try TemporaryFolder()
         let store = try Self.store(folder, feeds: ["default": Self.stops])
         let words = { (count: Int) in Array(repeating: "alexanderplatz", count: count).joined(separator: " ") }
-        #expect(try store.stops(named: words(GTFSStore.maxNameWords)).map(\.stopID.description) == ["S", "Y", "X", "P1", "P2"])
+        #expect(try store.stops(named: words(FeedStoreLimits.maxNameWords)).map(\.stopID.description) == ["S", "Y", "X", "P1", "P2"])
         #expect(throws: StoreError.tooManyWords(count: 33, limit: 32)) { try store.stops(named: words(33)) }
         #expect(throws: StoreError.tooManyWords(count: 65_000, limit: 32)) {
             try store.stops(named: Array(repeating: "a", count: 65_000).joined(separator: " "))

@@ -87,7 +87,7 @@ struct PostgresFailureTests {
         let path = try Self.feed(["stops.txt": Self.stops + "A,Again,52.7,13.6\n"], in: folder, named: "f")
         let store = try PostgresStore(connectionString: server.connectionString)
         defer { store.close() }
-        let summary = try store.importFeed(from: try FeedSource(path: path))
+        let summary = try store.importFeedSynchronously(from: try FeedSource(path: path))
         #expect(summary.table(.stops)?.rowsStored == 2 && summary.table(.stops)?.rowsRejected == 1)
         #expect(summary.table(.stops)?.errors.map(\.description) == [#"stops.txt: (stop_id) = ("A") repeats an earlier row; rejected"#])
         let names = try store.connection.query("SELECT stop_name FROM gtfs.stops ORDER BY stop_id", [], "read")
@@ -227,8 +227,8 @@ struct PostgresFeedTests {
         defer { store.close() }
         _ = try store.importFeed(from: try FeedSource(path: path), named: "a")
         _ = try store.importFeed(from: try FeedSource(path: path), named: "b")
-        #expect(try store.remove(feed: "a") == 2)
-        #expect(try store.remove(feed: "a") == nil)
+        #expect(try store.removeFeed(named: "a", lockWait: nil) == 2)
+        #expect(try store.removeFeed(named: "a", lockWait: nil) == nil)
         #expect(try store.feeds().map(\.name) == ["b"])
         #expect(try store.rowCounts(feed: "a") == [:])
         #expect(try store.rowCounts(feed: "b") == [.stops: 2])
@@ -237,7 +237,7 @@ struct PostgresFeedTests {
 
 @Suite("PostgreSQL store: cancel", .serialized)
 struct PostgresCancelTests {
-    @Test("Cancel during the COPY: CancellationError, the feed as it was, the import logged as cancelled")
+    @Test("Cancel during the COPY: ImportError.cancelled, the feed as it was, the import logged as cancelled")
     func cancelDuringCopy() throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -274,7 +274,7 @@ struct PostgresCancelTests {
         #expect(copying)
         store.canceller.cancel()
         #expect(finished.wait(timeout: .now() + 30) == .success)
-        #expect(outcome.withLock { $0 } is CancellationError)
+        #expect((outcome.withLock { $0 } as? ImportError)?.isCancellation == true)
         #expect(try watcher.rowCounts(feed: "f") == [.stops: 2])
         // The rollback and the log row come while the caller goes on; the store's next call waits for them.
         _ = try store.feeds()
@@ -361,7 +361,8 @@ struct PostgresCancelTests {
         let store = try PostgresStore(connectionString: server.connectionString)
         defer { store.close() }
         store.canceller.cancel()
-        #expect(throws: CancellationError.self) { try store.importFeed(from: try FeedSource(path: good), named: "f") }
+        let error = #expect(throws: ImportError.self) { try store.importFeed(from: try FeedSource(path: good), named: "f") }
+        #expect(error?.isCancellation == true)
         #expect(try store.feeds().isEmpty)
         #expect(try store.importFeed(from: try FeedSource(path: good), named: "f").rowsStored == 2)
     }
@@ -372,7 +373,7 @@ extension PostgresStore {
     func importFeed(from source: FeedSource, named feed: String) throws -> ImportSummary {
         var options = ImportOptions()
         options.feed = feed
-        return try importFeed(from: source, options: options)
+        return try importFeedSynchronously(from: source, options: options)
     }
 }
 

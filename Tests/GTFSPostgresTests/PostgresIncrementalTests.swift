@@ -125,7 +125,7 @@ struct PostgresIncrementalTests {
         var options = ImportOptions()
         options.feed = "f"
         options.update = .full
-        let summary = try store.importFeed(from: try FeedSource(path: old), options: options)
+        let summary = try store.importFeedSynchronously(from: try FeedSource(path: old), options: options)
         #expect(summary.kind == .full)
         #expect(summary.changes == TableChanges(inserted: 24, deleted: 24))
         #expect(try store.rowCounts(feed: "f")[.stopTimes] == 9)
@@ -140,7 +140,7 @@ struct PostgresIncrementalTests {
         let store = try PostgresStore(connectionString: server.connectionString, schema: "public")
         defer { store.close() }
         try store.connection.execute("CREATE TABLE public.customers (id integer)", "create")
-        let error = #expect(throws: PostgresError.self) { try store.importFeed(from: try FeedSource(path: path), named: "f") }
+        let error = #expect(throws: ImportError.self) { try store.importFeed(from: try FeedSource(path: path), named: "f") }
         #expect(error?.description.contains("schema public: holds 1 table of something else (no feeds table); give another --schema") == true)
         let tables = try store.connection.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'", [], "read")
         #expect(tables == [["customers"]])
@@ -160,13 +160,13 @@ struct PostgresIncrementalTests {
         defer { store.close() }
         var options = ImportOptions()
         options.lockWait = .zero
-        let error = #expect(throws: ImportError.self) { try store.importFeed(from: try FeedSource(path: path), options: options) }
+        let error = #expect(throws: ImportError.self) { try store.importFeedSynchronously(from: try FeedSource(path: path), options: options) }
         if case .busy = error {} else { Issue.record("expected busy, got \(String(describing: error))") }
         try holder.connection.execute("ROLLBACK", "roll back")
-        #expect(try store.importFeed(from: try FeedSource(path: path), options: options).table(.stops)?.rowsStored == 2)
+        #expect(try store.importFeedSynchronously(from: try FeedSource(path: path), options: options).table(.stops)?.rowsStored == 2)
         // A wait longer than lock_timeout can say (24.8 days) is no limit, not a crash.
         options.lockWait = .seconds(Int64.max)
-        #expect(try store.importFeed(from: try FeedSource(path: path), options: options).changedNothing)
+        #expect(try store.importFeedSynchronously(from: try FeedSource(path: path), options: options).changedNothing)
     }
 }
 

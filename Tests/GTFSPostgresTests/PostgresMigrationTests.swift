@@ -26,19 +26,30 @@ struct PostgresMigrationTests {
         _ = try store.importFeed(from: try FeedSource(path: first), named: "f")
         #expect(try Self.version(store) == "\(PostgresSchemaVersion.latest(PostgresSchemaVersion.migrations))")
 
-        // A schema as versions before gtfs_meta wrote it: the next import records its version.
-        try store.connection.execute("DROP TABLE gtfs.gtfs_meta", "drop")
+        // A schema as versions before gtfs_meta wrote it (version 1: no words of names, no latitude index).
+        _ = try store.importFeed(from: try FeedSource(path: first), named: "g")
+        try store.connection.execute(
+            "DROP TABLE gtfs.gtfs_meta; DROP TABLE gtfs.stop_name_words; DROP INDEX gtfs.stops_latitude", "make version 1")
+        let early = #expect(throws: PostgresError.self) { try store.stops(named: "alpha", feed: "g") }
+        #expect(early?.message.contains("was written by an earlier version and has no index of names yet") == true)
+        // Its first write migrates it to version 2: the words of every feed's names, not only the imported one's.
         _ = try store.importFeed(from: try FeedSource(path: second), named: "f")
-        #expect(try Self.version(store) == "1")
+        #expect(try Self.version(store) == "2")
+        #expect(try store.stops(named: "alpha", feed: "g").map(\.stopID) == ["A"])
+        #expect(try store.stops(named: "nord", feed: "f").map(\.stopID) == ["B"])
+        let index = try store.connection.query("SELECT count(*) FROM pg_indexes WHERE indexname = 'stops_latitude'", [], "read")
+        #expect(index == [["1"]])
 
         // A later version adds a column: its migration runs on this schema's first write, which imports.
         let later = try PostgresStore(connectionString: server.connectionString)
         defer { later.close() }
         later.usesPostGIS = false
-        later.migrations = [PostgresMigration(version: 2) { schema in ["ALTER TABLE \(schema).stops ADD COLUMN stop_note text"] }]
+        later.migrations = PostgresSchemaVersion.migrations + [
+            PostgresMigration(version: 3) { schema in ["ALTER TABLE \(schema).stops ADD COLUMN stop_note text"] }
+        ]
         let summary = try later.importFeed(from: try FeedSource(path: first), named: "f")
         #expect(summary.table(.stops)?.changes.updated == 1)
-        #expect(try Self.version(later) == "2")
+        #expect(try Self.version(later) == "3")
         let note = try later.connection.query(
             "SELECT count(*) FROM information_schema.columns WHERE table_schema = 'gtfs' AND table_name = 'stops' AND column_name = 'stop_note'",
             [], "read")
@@ -48,10 +59,11 @@ struct PostgresMigrationTests {
         #expect {
             _ = try store.importFeed(from: try FeedSource(path: second), named: "f")
         } throws: { error in
-            "\(error)".contains("was written by a later version of gtfs-import (schema version 2; this one knows up to 1)")
+            "\(error)".contains("was written by a later version of gtfs-import (schema version 3; this one knows up to 2)")
         }
-        #expect(throws: PostgresError.self) { try store.remove(feed: "f") }
+        #expect(throws: PostgresError.self) { try store.removeFeed(named: "f", lockWait: nil) }
         #expect(try store.rowCounts(feed: "f") == [.stops: 2])
-        #expect(try store.connection.query("SELECT stop_name FROM gtfs.stops WHERE stop_id = 'B'", [], "read") == [["Beta"]])
+        let name = "SELECT stop_name FROM gtfs.stops WHERE stop_id = 'B' AND feed = (SELECT feed FROM gtfs.feeds WHERE name = 'f')"
+        #expect(try store.connection.query(name, [], "read") == [["Beta"]])
     }
 }

@@ -66,7 +66,7 @@ struct PostgresSpatialTests {
             do {
                 let store = try PostgresStore(connectionString: connectionString, schema: "second")
                 defer { store.close() }
-                let summary = try store.importFeed(from: source, options: options)
+                let summary = try store.importFeedSynchronously(from: source, options: options)
                 outcome.summary.withLock { $0 = summary }
             } catch {
                 outcome.error.withLock { $0 = "\(error)" }

@@ -116,7 +116,7 @@ struct PostgresTimetableTests {
         _ = try store.importFeed(from: try FeedSource(path: path), named: "f")
         let days = try Self.rows(postgres: store, "SELECT to_char(date, 'MMDD') FROM gtfs.service_days WHERE service_id = 'S2' AND date > '2025-03-31'")
         #expect(days == ["0401", "0402"])
-        #expect(try store.remove(feed: "f") != nil)
+        #expect(try store.removeFeed(named: "f", lockWait: nil) != nil)
         for table in ["service_days", "feed_days", "feed_time_zones", "frequency_runs"] {
             #expect(try Self.rows(postgres: store, "SELECT count(*) FROM gtfs.\(table)") == ["0"], "\(table)")
         }

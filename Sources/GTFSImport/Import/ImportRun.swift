@@ -13,7 +13,7 @@ import Synchronization
 /// Then the parser runs on its own thread (``ImportPipeline``) while an ``ImportWriter`` stores its batches
 /// through a loader per table, inside the transactions of a ``CommitPolicy``; the result is an
 /// ``/GTFSStoreCore/ImportSummary``, or a failure recorded in `imports` and thrown as an ``/GTFSStoreCore/ImportError``.
-final class ImportRun: Sendable {
+final class ImportRun: FeedImport {
     /// Where an import writes.
     enum Destination: Sendable {
         /// An open store.

@@ -14,6 +14,17 @@ extension GTFSStore {
         try records(Stop.self, feed: feed, where: "stop_id = ?", arguments: [id]).first
     }
 
+    /// The stops whose `parent_station` is `station` (its platforms, entrances and nodes), by `stop_id`; also
+    /// when the feed does not list the station itself.
+    /// - Parameters:
+    ///   - station: the station's `stop_id`.
+    ///   - feed: the feed's name.
+    /// - Returns: the stops; empty for an unknown feed or a stop without any.
+    /// - Throws: `DatabaseError`.
+    public func stops(inStation station: String, feed: String = "default") throws -> [Stop] {
+        try records(Stop.self, feed: feed, where: "parent_station = ?", arguments: [station], order: "stop_id")
+    }
+
     /// The stops within `meters` of a point, nearest first, found through the store's R*Tree of stop
     /// coordinates (no scan of every stop).
     ///
@@ -33,22 +44,18 @@ extension GTFSStore {
     public func stops(
         near latitude: Double, _ longitude: Double, within meters: Double, feed: String = "default", limit: Int? = nil
     ) throws -> [NearbyStop] {
-        guard (-90 ... 90).contains(latitude), (-180 ... 180).contains(longitude), meters >= 0, meters.isFinite else { return [] }
-        let latitudeSpan = meters / GeoDistance.metersPerDegree
-        let cosine = cos(latitude * .pi / 180)
-        // Near a pole a few meters span every longitude.
-        let longitudeSpan = cosine > 1e-6 ? min(180, latitudeSpan / cosine) : 180
+        guard let box = NearbyStops(latitude: latitude, longitude: longitude, meters: meters) else { return [] }
         let stops: [Stop] = try pool.read { db in
             guard let id = try Self.feedID(db, name: feed) else { return [] }
             var ids: [String] = []
-            for (west, east) in Self.longitudeRanges(longitude - longitudeSpan, longitude + longitudeSpan) {
+            for longitudes in box.longitudes {
                 ids += try String.fetchAll(
                     db,
                     sql: """
                         SELECT stop_id FROM stops_rtree
                         WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ? AND feed = ?
                         """,
-                    arguments: [latitude - latitudeSpan, latitude + latitudeSpan, west, east, id])
+                    arguments: [box.latitudes.lowerBound, box.latitudes.upperBound, longitudes.lowerBound, longitudes.upperBound, id])
             }
             ids = Array(Set(ids))
             guard !ids.isEmpty else { return [] }
@@ -62,23 +69,7 @@ extension GTFSStore {
             }
             return found
         }
-        var nearby = stops.compactMap { stop -> NearbyStop? in
-            guard let stopLatitude = stop.latitude, let stopLongitude = stop.longitude else { return nil }
-            let distance = GeoDistance.meters(latitude, longitude, stopLatitude, stopLongitude)
-            return distance <= meters ? NearbyStop(stop: stop, distance: distance) : nil
-        }
-        nearby.sort { ($0.distance, $0.stop.stopID.description) < ($1.distance, $1.stop.stopID.description) }
-        if let limit, nearby.count > limit { nearby.removeLast(nearby.count - max(0, limit)) }
-        return nearby
-    }
-
-    /// The longitudes from `west` to `east` as ranges within -180…180: one, or two when the span crosses
-    /// the antimeridian (a stop at 179.999° is 100 m from one at -179.999°).
-    static func longitudeRanges(_ west: Double, _ east: Double) -> [(Double, Double)] {
-        if east - west >= 360 { return [(-180, 180)] }
-        if west < -180 { return [(-180, east), (west + 360, 180)] }
-        if east > 180 { return [(west, 180), (-180, east - 360)] }
-        return [(west, east)]
+        return box.ranked(stops, limit: limit)
     }
 
     /// The stops whose name has every word of `text` (as a word's beginning), matched without case and
@@ -94,12 +85,10 @@ extension GTFSStore {
     ///   - feed: the feed's name.
     ///   - limit: the most stops returned (the best matches); default 20.
     /// - Returns: the stops; empty when `text` has no word, or for an unknown feed.
-    /// - Throws: ``/GTFSStoreCore/StoreError/tooManyWords(count:limit:)`` for more than ``maxNameWords`` words;
+    /// - Throws: ``/GTFSStoreCore/StoreError/tooManyWords(count:limit:)`` for more than ``/GTFSStoreCore/FeedStoreLimits/maxNameWords`` words;
     ///   `DatabaseError`.
     public func stops(named text: String, feed: String = "default", limit: Int = 20) throws -> [Stop] {
-        let words = Self.nameWords(text)
-        if words.count > Self.maxNameWords { throw StoreError.tooManyWords(count: words.count, limit: Self.maxNameWords) }
-        guard let match = Self.namePattern(words), limit > 0 else { return [] }
+        guard let match = Self.namePattern(try StopNames.searchWords(text)), limit > 0 else { return [] }
         return try pool.read { db in
             guard let id = try Self.feedID(db, name: feed) else { return [] }
             // The index's rowids hold the order (see StopIndex): the first matches are the best, and the
@@ -130,14 +119,6 @@ extension GTFSStore {
             guard let id = try Self.feedID(db, name: feed), let name = try ServiceDays.zoneName(db, feed: id) else { return nil }
             return TimeZone(identifier: name)
         }
-    }
-
-    /// The most words ``stops(named:feed:limit:)`` looks for: 32 (a stop's name rarely has 10).
-    public static let maxNameWords = 32
-
-    /// The words of `text` as the name index's tokenizer splits them: letters and digits; the rest separates.
-    static func nameWords(_ text: String) -> [Substring] {
-        text.split { !($0.isLetter || $0.isNumber) }
     }
 
     /// An FTS5 query for `words`: each word a prefix, all required; `nil` without a word.

@@ -1,13 +1,9 @@
 import Foundation
 import GRDB
 import GTFS
-import LineReader
 
-/// Reads rows of a store table back as records: each row is written out as the CSV line its file would
-/// have had (times as `HH:MM:SS`, dates as `YYYYMMDD`, codes as numbers) and decoded by the record's own
-/// ``GTFS/GTFSRecord/init(row:)``, so reading back and importing can never disagree on a value. A row
-/// that does not decode (written by other means than an import: a row breaking a rule of the reference)
-/// is left out.
+/// Reads rows of the store's tables back as records, through ``/GTFSStoreCore/StoredRecordReader`` (the
+/// decoder an import uses, as the PostgreSQL store reads them).
 enum StoredRecords {
     /// The records of `R`'s table in `feed` that meet `condition` (SQL on the table's columns, with `?`
     /// placeholders for `arguments`), in `order`.
@@ -17,48 +13,26 @@ enum StoredRecords {
         order: String? = nil
     ) throws -> [R] {
         let table = StoreTable(R.file)
-        let fields = table.description.fields
         var sql = "SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) WHERE feed = ?"
         if let condition { sql += " AND (\(condition))" }
         if let order { sql += " ORDER BY \(order)" }
-        var text = table.columns.joined(separator: ",") + "\n"
+        var reader = StoredRecordReader<R>()
         let rows = try Row.fetchCursor(db, sql: sql, arguments: [feed] + arguments)
         while let row = try rows.next() {
-            for (index, field) in fields.enumerated() {
-                if index > 0 { text += "," }
-                cell(row[index], field.type, into: &text)
-            }
-            text += "\n"
+            reader.add(row.databaseValues.map(\.storedValue))
         }
-        var options = ParseOptions()
-        // Whatever an import accepted is read back, under any limits it was given.
-        options.maxIDLength = ParseOptions.maxFieldLengthLimit
-        options.maxTextLength = ParseOptions.maxFieldLengthLimit
-        var records: [R] = []
-        _ = try TableParser.parse(R.self, from: Reader(bytes: Array(text.utf8)), fileName: R.file.fileName, options: options) {
-            records += $0
-        }
-        return records
+        return try reader.records()
     }
+}
 
-    /// Appends a stored value as the CSV cell its file would hold.
-    private static func cell(_ value: DatabaseValue, _ type: FieldType, into text: inout String) {
-        switch value.storage {
-        case .null, .blob:
-            break
-        case .int64(let number):
-            switch type {
-            case .time: text += GTFSTime(seconds: Int32(clamping: number)).description
-            case .date: text += String(repeating: "0", count: max(0, 8 - String(number).count)) + String(number)
-            default: text += String(number)
-            }
-        case .double(let number):
-            // Decimal notation: the field parsers read no exponents.
-            let shortest = String(number)
-            text += shortest.contains("e") ? String(format: "%.12f", number) : shortest
-        case .string(let string):
-            // Quoted, so that nothing is trimmed or split.
-            text += "\"" + string.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+extension DatabaseValue {
+    /// The value for ``/GTFSStoreCore/StoredRecordReader`` (a blob, which no import writes, as NULL).
+    fileprivate var storedValue: StoredValue {
+        switch storage {
+        case .null, .blob: .null
+        case .int64(let number): .integer(number)
+        case .double(let number): .double(number)
+        case .string(let string): .text(string)
         }
     }
 }

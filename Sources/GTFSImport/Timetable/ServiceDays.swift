@@ -103,9 +103,7 @@ package enum ServiceDays {
 
     /// The name of the feed's time zone: its first agency's `agency_timezone`; `nil` when no agency gives one.
     static func zoneName(_ db: Database, feed: Int64) throws -> String? {
-        try String.fetchOne(
-            db, sql: "SELECT agency_timezone FROM agency WHERE feed = ? AND agency_timezone IS NOT NULL ORDER BY rowid LIMIT 1",
-            arguments: [feed])
+        try String.fetchOne(db, sql: FeedClock.zoneSQL(.sqlite), arguments: [feed])
     }
 
     /// The feed's time zone: its first agency's `agency_timezone` (the reference requires every agency of a

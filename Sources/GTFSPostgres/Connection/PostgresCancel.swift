@@ -35,6 +35,12 @@ public final class PostgresCancel: Sendable {
     /// does not answer never gives: call it from a thread that may wait.
     public func cancel() {
         requested.store(true, ordering: .sequentiallyConsistent)
+        interrupt()
+    }
+
+    /// Cancels the statement the server is running now, without asking to cancel later imports (an import
+    /// cancelled this way stops through its own flag). Waits for the server's answer, as ``cancel()`` does.
+    func interrupt() {
         guard let current = handle.withLock({ $0 }) else { return }
         var message = [CChar](repeating: 0, count: 256)
         _ = PQcancel(current.pointer, &message, Int32(message.count))

@@ -350,6 +350,7 @@ final class PostgresImportRun {
                 "CREATE INDEX IF NOT EXISTS \(index.name) ON \(schema).\(index.file.rawValue) (\(index.columns.joined(separator: ", ")))",
                 "index \(index.name)")
         }
+        for statement in PostgresTimetable.indexStatements(schema: schema) { try connection.execute(statement, "index the stops") }
         try postgis?.createIndexes(schema: schema, connection: connection)
         summary.indexDuration = clock.now - indexStart
 

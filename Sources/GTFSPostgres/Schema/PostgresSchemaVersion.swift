@@ -1,14 +1,20 @@
 /// One change of a schema's tables from one version to the next: frozen once released, as the SQLite store's
 /// migrations are, since the schemas it changes were written by the versions before it.
-package struct PostgresMigration: Sendable {
+struct PostgresMigration: Sendable {
     /// The version the schema has after it.
-    package let version: Int
+    let version: Int
     /// Its statements, for the schema named.
-    package let statements: @Sendable (_ schema: String) -> [String]
+    let statements: @Sendable (_ schema: String) -> [String]
+    /// What it then does with each feed of the schema: fills a derived table the statements created.
+    let eachFeed: (@Sendable (_ schema: String, _ feed: Int32, _ connection: PostgresConnection) throws(PostgresError) -> Void)?
 
-    package init(version: Int, statements: @escaping @Sendable (_ schema: String) -> [String]) {
+    init(
+        version: Int, statements: @escaping @Sendable (_ schema: String) -> [String],
+        eachFeed: (@Sendable (_ schema: String, _ feed: Int32, _ connection: PostgresConnection) throws(PostgresError) -> Void)? = nil
+    ) {
         self.version = version
         self.statements = statements
+        self.eachFeed = eachFeed
     }
 }
 
@@ -20,7 +26,18 @@ package struct PostgresMigration: Sendable {
 /// Version 1 is the schema as versions before `gtfs_meta` wrote it: such a schema has `feeds` and no version.
 enum PostgresSchemaVersion {
     /// The migrations from version 2 on, in order.
-    static let migrations: [PostgresMigration] = []
+    static let migrations: [PostgresMigration] = [
+        // 2: the name search's words and the stops' latitude index. The words are derived by the current
+        // rule (StopNames), as an import derives them.
+        PostgresMigration(
+            version: 2,
+            statements: { schema in
+                [PostgresStopNames.createStatement(schema: schema)] + PostgresTimetable.indexStatements(schema: schema)
+            },
+            eachFeed: { schema, feed, connection throws(PostgresError) in
+                try PostgresStopNames.fill(schema: schema, feed: feed, connection: connection)
+            }),
+    ]
 
     /// The latest version with `migrations`.
     static func latest(_ migrations: [PostgresMigration]) -> Int { migrations.last?.version ?? 1 }
@@ -56,7 +73,12 @@ enum PostgresSchemaVersion {
         }
         try connection.execute(createStatement(schema: schema), "create gtfs_meta")
         for migration in migrations where migration.version > (stored ?? latest) {
-            try connection.execute(migration.statements(schema).joined(separator: ";\n"), "migrate schema \(schema) to version \(migration.version)")
+            let operation = "migrate schema \(schema) to version \(migration.version)"
+            try connection.execute(migration.statements(schema).joined(separator: ";\n"), operation)
+            guard let eachFeed = migration.eachFeed else { continue }
+            for row in try connection.query("SELECT feed FROM \(schema).feeds ORDER BY feed", [], operation) {
+                if let feed = row.first.flatMap({ $0 }).flatMap({ Int32($0) }) { try eachFeed(schema, feed, connection) }
+            }
         }
         _ = try connection.query(
             """

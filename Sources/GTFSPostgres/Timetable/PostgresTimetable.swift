@@ -72,7 +72,14 @@ enum PostgresTimetable {
             \(runs(of: "a", schema: schema))
             WHERE \(runsOnly(of: "a", schema: schema))
             """,
+            PostgresStopNames.createStatement(schema: schema),
         ] + readableViews(schema: schema)
+    }
+
+    /// The indexes of the timetable's reads on the GTFS tables, built after a load: the stops' latitudes,
+    /// for the stops near a point.
+    static func indexStatements(schema: String) -> [String] {
+        ["CREATE INDEX IF NOT EXISTS stops_latitude ON \(schema).stops (feed, stop_lat)"]
     }
 
     /// The joins that put the stop times aliased `alias` on their service days: their trip (`t`), its
@@ -115,7 +122,7 @@ enum PostgresTimetable {
         switch part {
         case .calendar: ["service_days", "feed_days", "feed_time_zones"]
         case .frequencies: ["frequency_runs"]
-        case .stops: []
+        case .stops: ["stop_name_words"]
         }
     }
 
@@ -132,7 +139,7 @@ enum PostgresTimetable {
             switch part {
             case .calendar: warnings += try buildCalendar(schema: schema, feed: feed, connection: connection)
             case .frequencies: warnings += try buildFrequencyRuns(schema: schema, feed: feed, connection: connection)
-            case .stops: break
+            case .stops: try PostgresStopNames.fill(schema: schema, feed: feed, connection: connection)
             }
         }
         return warnings
@@ -185,12 +192,10 @@ enum PostgresTimetable {
                     message: "service \(service) runs until \(end): service days are kept up to \(last), \(span) days from the feed's first date"))
         }
 
-        // The zone: the first agency's (by agency_id; the reference wants one zone per feed), else UTC.
+        // The zone, else UTC.
         let zones = try connection.query(
-            """
-            SELECT a.agency_timezone FROM \(schema).agency a
-            WHERE a.feed = \(feed) AND a.agency_timezone IS NOT NULL ORDER BY a.agency_id NULLS FIRST LIMIT 1
-            """, [], "read the time zone")
+            FeedClock.zoneSQL(.postgres, table: "\(schema).agency"), [String(feed)],
+            "read the time zone")
         var zone = "UTC"
         var zoneWarning: GTFSWarning?
         if let row = zones.first, let name = row[0] {

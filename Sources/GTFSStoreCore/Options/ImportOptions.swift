@@ -142,6 +142,20 @@ public struct ImportOptions: Sendable {
         return options
     }
 
+    /// Checks every option as ``validate()`` does, and that the store can do what they ask: an option it
+    /// cannot honour is refused rather than ignored.
+    ///
+    /// - Parameter capabilities: what the store does (``FeedStore/capabilities``).
+    /// - Throws: ``ImportError/invalidOption(_:)`` naming the option.
+    public func validate(for capabilities: StoreCapabilities) throws(ImportError) {
+        try validate()
+        if case .batched = mode, !capabilities.batchedCommits {
+            throw .invalidOption("mode: this store imports in one transaction; batched commits are not available")
+        }
+        if changeHandler != nil, !capabilities.reportsChanges { throw .invalidOption("changeHandler: this store does not report the changes") }
+        if keepsChanges, !capabilities.keepsChanges { throw .invalidOption("keepsChanges: this store does not keep the changes") }
+    }
+
     /// Runs ``beforeCommit``, if set, right before an import commits.
     /// - Throws: ``ImportError/commitRefused(reason:)`` with the text of its error.
     package func runBeforeCommit() throws(ImportError) {

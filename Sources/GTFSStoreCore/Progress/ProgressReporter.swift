@@ -2,13 +2,13 @@ package import Dispatch
 package import Foundation
 import Synchronization
 
-/// Decides when an import reports progress, and hands reports to the caller's queue without flooding it.
+/// Where an import offers its progress (``FeedStore/makeImport(from:options:reporter:)``): it decides when a
+/// report goes out and hands it to the caller's queue without flooding it.
 ///
-/// A report goes out at a phase change, and while loading at most once per ``minimumFraction`` of the
-/// input and at most every ``minimumInterval`` (every interval only, when the size is unknown). At most one
-/// report waits on the caller's queue: a newer one replaces it, so a slow receiver never piles up blocks
-/// (the original design's pitfall: a main queue full of progress blocks, and a cancel stuck behind them).
-package final class ProgressReporter: Sendable {
+/// A report goes out at a phase change, and while loading at most once per 1% of the input and at most
+/// every 50 ms (every interval only, when the size is unknown). At most one report waits on the caller's
+/// queue: a newer one replaces it, so a slow receiver never piles up blocks, nor a cancel behind them.
+public final class ProgressReporter: Sendable {
     /// Fraction of the input between two reports while loading.
     static let minimumFraction = 0.01
     /// Time between two reports.

@@ -38,4 +38,15 @@ package struct FeedClock {
         }
         return result
     }
+
+    /// The query of a feed's time zone, the same rule in both stores: the `agency_timezone` of its first
+    /// agency by `agency_id` (the reference requires every agency of a feed to share one; a feed of one
+    /// agency may leave its id empty). Its one argument is the feed.
+    /// - Parameter table: the `agency` table, qualified where the store needs it.
+    package static func zoneSQL(_ dialect: SQLDialect, table: String = "agency") -> String {
+        """
+        SELECT agency_timezone FROM \(table) WHERE feed = \(dialect.placeholder(1)) AND agency_timezone IS NOT NULL
+        ORDER BY agency_id NULLS FIRST LIMIT 1
+        """
+    }
 }

@@ -1,0 +1,70 @@
+public import Foundation
+import GTFS
+
+extension PostgresStore {
+    /// Calls `body` with each departure of ``/GTFSStoreCore/FeedStore/departures(from:between:and:feed:limit:)``,
+    /// in time order, as they are read through a cursor: memory stays bounded however many there are. The
+    /// read is one snapshot and holds the store's connection; `body` runs inside it, so keep it short.
+    /// - Parameters:
+    ///   - stopID: a stop, platform or station (`location_type` 1), whose platforms are then included.
+    ///   - start: the first instant, included.
+    ///   - end: the last instant, excluded.
+    ///   - feed: the feed's name.
+    ///   - limit: the most departures (the earliest), or `nil` for all.
+    ///   - body: receives each departure; an error it throws ends the read and is rethrown.
+    /// - Throws: ``PostgresError``, or what `body` throws.
+    public func forEachDeparture(
+        from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
+        _ body: (StopEvent) throws -> Void
+    ) throws {
+        try board(.departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body)
+    }
+
+    /// Calls `body` with each arrival of ``/GTFSStoreCore/FeedStore/arrivals(at:between:and:feed:limit:)``,
+    /// in time order, as ``forEachDeparture(from:between:and:feed:limit:_:)`` does.
+    /// - Parameters:
+    ///   - stopID: a stop, platform or station (`location_type` 1), whose platforms are then included.
+    ///   - start: the first instant, included.
+    ///   - end: the last instant, excluded.
+    ///   - feed: the feed's name.
+    ///   - limit: the most arrivals (the earliest), or `nil` for all.
+    ///   - body: receives each arrival; an error it throws ends the read and is rethrown.
+    /// - Throws: ``PostgresError``, or what `body` throws.
+    public func forEachArrival(
+        at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
+        _ body: (StopEvent) throws -> Void
+    ) throws {
+        try board(.arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body)
+    }
+
+    private func board(
+        _ kind: BoardOrder.Kind, stopID: String, start: Date, end: Date, feed name: String, limit: Int?,
+        _ body: (StopEvent) throws -> Void
+    ) throws {
+        try read { reading in
+            guard let feed = try reading.feed(named: name).map(Int64.init) else { return }
+            let stops = try reading.query(
+                BoardQuery.stopsSQL(.postgres),
+                [.integer(feed), .text(stopID), .text(stopID)], "find the stops of \(stopID)"
+            ).compactMap { $0.first ?? nil }
+            guard let query = BoardQuery(kind, stops: stops, start: start, end: end, limit: limit, dialect: .postgres) else { return }
+            func cursor(runs: Bool) throws(PostgresError) -> PostgresCursor? {
+                let latest = try reading.query(query.latestSQL(runs: runs), query.latestArguments(feed: feed), "find the latest time")
+                guard let latest = latest.first?.first.flatMap({ $0 }).flatMap({ Int64($0) }) else { return nil }
+                return try reading.cursor(
+                    query.eventsSQL(runs: runs), query.eventArguments(feed: feed, latest: latest), batch: min(limit ?? 500, 500), "read the board")
+            }
+            let timetabled = try cursor(runs: false)
+            let runs = try cursor(runs: true)
+            try BoardOrder.merge(kind, { try Self.nextEvent(timetabled) }, { try Self.nextEvent(runs) }, limit: limit, body)
+        }
+    }
+
+    /// The next event of `cursor`, past any row that makes none; `nil` at its end.
+    private static func nextEvent(_ cursor: PostgresCursor?) throws(PostgresError) -> StopEvent? {
+        while let row = try cursor?.nextRow() {
+            if let event = BoardQuery.event(TextRow(values: row)) { return event }
+        }
+        return nil
+    }
+}

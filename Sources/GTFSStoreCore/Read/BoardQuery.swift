@@ -1,0 +1,146 @@
+package import Foundation
+import GTFS
+
+/// How a store's SQL differs where the board's queries touch it.
+package struct SQLDialect: Sendable {
+    /// The placeholder of the `n`-th argument (from 1): `?` in SQLite, `$n` in PostgreSQL.
+    package let placeholder: @Sendable (Int) -> String
+    /// The join that reads its left side first: SQLite's `CROSS JOIN` fixes the order, which its planner
+    /// would otherwise get wrong; PostgreSQL's planner needs no hint.
+    package let orderedJoin: String
+    /// An expression of a service date (`feed_days.date`) as the integer `YYYYMMDD`.
+    package let integerDate: @Sendable (String) -> String
+
+    package static let sqlite = SQLDialect(placeholder: { _ in "?" }, orderedJoin: "CROSS JOIN", integerDate: { $0 })
+    package static let postgres = SQLDialect(
+        placeholder: { "$\($0)" }, orderedJoin: "JOIN", integerDate: { "to_char(\($0), 'YYYYMMDD')::integer" })
+}
+
+/// A value bound to a placeholder.
+package enum SQLArgument: Sendable {
+    case text(String)
+    case integer(Int64)
+}
+
+/// A column of a board's row as a store reads it.
+package protocol BoardRow {
+    /// The integer in column `index` (from 0), `nil` for NULL.
+    func integer(_ index: Int) -> Int64?
+    /// The text in column `index`, `nil` for NULL.
+    func text(_ index: Int) -> String?
+}
+
+/// The queries behind departure and arrival boards, the same SQL in both stores (``SQLDialect`` apart).
+///
+/// A stop time's instant is `day_start` of its service date plus its time (plus a run's shift for
+/// frequency-based trips). For a window `[start, end)` the service dates to look at are those whose
+/// `day_start` lies within the latest time at the stops before `start`, and up to `end`; for each such
+/// date the stop times come from the `(stop_id, departure_time)` index in the window moved by that
+/// date's `day_start`: a handful of index ranges instead of a scan of every service date.
+///
+/// A board reads the stops (``stopsSQL``), then for each source, timetabled trips and runs of
+/// frequency-based trips, the latest time (``latestSQL(runs:)``) and its events (``eventsSQL(runs:)``),
+/// ordered and limited; ``BoardOrder/merge(_:_:_:limit:_:)`` merges the two.
+package struct BoardQuery: Sendable {
+    package let kind: BoardOrder.Kind
+    /// The stops of the board: the one asked for and its platforms.
+    package let stops: [String]
+    /// The window in whole seconds since 1970 (an instant with a fraction counts from the next second).
+    package let from: Int64, to: Int64
+    package let limit: Int?
+    package let dialect: SQLDialect
+
+    /// The query of a board of `kind` in `[start, end)`; `nil` when the window is empty or the limit 0.
+    package init?(_ kind: BoardOrder.Kind, stops: [String], start: Date, end: Date, limit: Int?, dialect: SQLDialect) {
+        from = Int64(start.timeIntervalSince1970.rounded(.up))
+        to = Int64(end.timeIntervalSince1970.rounded(.up))
+        guard from < to, limit ?? 1 > 0, !stops.isEmpty else { return nil }
+        (self.kind, self.stops, self.limit, self.dialect) = (kind, stops, limit, dialect)
+    }
+
+    /// The stops a board of `stopID` covers: it, and its platforms when it is a station. Arguments: the
+    /// feed, the stop twice.
+    package static func stopsSQL(_ dialect: SQLDialect) -> String {
+        "SELECT stop_id FROM stops WHERE feed = \(dialect.placeholder(1)) AND (stop_id = \(dialect.placeholder(2)) OR parent_station = \(dialect.placeholder(3)))"
+    }
+
+    /// The latest time at the stops, which bounds how far back a service date can matter. Arguments:
+    /// ``latestArguments(feed:)``; its one value is `nil` when no stop time is at the stops.
+    package func latestSQL(runs: Bool) -> String {
+        let time = kind.timeColumn
+        let places = placeholders(from: 1)
+        let feed = dialect.placeholder(stops.count + 1)
+        return runs
+            ? """
+            SELECT max(st.\(time) + fr.shift) FROM stop_times st
+            JOIN frequency_runs fr ON fr.trip_id = st.trip_id AND fr.feed = st.feed
+            WHERE st.stop_id IN (\(places)) AND st.feed = \(feed)
+            """
+            : "SELECT max(\(time)) FROM stop_times WHERE stop_id IN (\(places)) AND feed = \(feed)"
+    }
+
+    /// The arguments of ``latestSQL(runs:)``.
+    package func latestArguments(feed: Int64) -> [SQLArgument] { stops.map(SQLArgument.text) + [.integer(feed)] }
+
+    /// The events at the stops on the service dates whose `day_start` lies in a range, in board order.
+    /// Arguments: ``eventArguments(feed:latest:)``.
+    package func eventsSQL(runs: Bool) -> String {
+        let time = kind.timeColumn
+        let n = stops.count
+        let (from, to) = (dialect.placeholder(n + 1), dialect.placeholder(n + 2))
+        let window =
+            runs
+            ? """
+            JOIN frequency_runs fr ON fr.trip_id = st.trip_id AND fr.feed = st.feed
+                    AND fd.day_start + st.\(time) + fr.shift >= \(from) AND fd.day_start + st.\(time) + fr.shift < \(to)
+            """
+            : "AND st.\(time) >= \(from) - fd.day_start AND st.\(time) < \(to) - fd.day_start"
+        let filter = runs ? "" : "AND NOT EXISTS (SELECT 1 FROM frequencies f WHERE f.trip_id = st.trip_id AND f.feed = st.feed)"
+        let (shift, exact) = runs ? ("fr.shift", "fr.exact_times") : ("0", "1")
+        // The instant is the select's second column for arrivals, its third for departures.
+        let order = "ORDER BY \(kind == .departures ? 3 : 2), st.trip_id, st.stop_sequence, fd.date" + (limit.map { " LIMIT \($0)" } ?? "")
+        return """
+            SELECT \(dialect.integerDate("fd.date")), fd.day_start + st.arrival_time + \(shift), fd.day_start + st.departure_time + \(shift),
+                st.trip_id, st.stop_id, s.stop_name, s.platform_code, st.stop_sequence, t.route_id, r.route_short_name,
+                r.route_long_name, r.route_type, coalesce(st.stop_headsign, t.trip_headsign), t.direction_id, \(exact)
+            FROM feed_days fd
+            \(dialect.orderedJoin) stop_times st ON st.stop_id IN (\(placeholders(from: 1))) AND st.feed = fd.feed
+                \(window)
+            JOIN trips t ON t.trip_id = st.trip_id AND t.feed = st.feed
+            JOIN service_days sd ON sd.feed = fd.feed AND sd.date = fd.date AND sd.service_id = t.service_id
+            LEFT JOIN routes r ON r.route_id = t.route_id AND r.feed = t.feed
+            LEFT JOIN stops s ON s.stop_id = st.stop_id AND s.feed = st.feed
+            WHERE fd.feed = \(dialect.placeholder(n + 3)) AND fd.day_start > \(dialect.placeholder(n + 4)) AND fd.day_start < \(dialect.placeholder(n + 5))
+                AND coalesce(st.\(kind.allowedColumn), 0) <> 1
+                AND EXISTS (SELECT 1 FROM stop_times o WHERE o.trip_id = st.trip_id AND o.feed = st.feed
+                    AND o.stop_sequence \(kind.onward) st.stop_sequence)
+                \(filter)
+            \(order)
+            """
+    }
+
+    /// The arguments of ``eventsSQL(runs:)``: the stops, the window, the feed, and the range of
+    /// `day_start` that `latest` (the answer of ``latestSQL(runs:)``) allows.
+    package func eventArguments(feed: Int64, latest: Int64) -> [SQLArgument] {
+        stops.map(SQLArgument.text) + [from, to, feed, from - latest - 1, to].map(SQLArgument.integer)
+    }
+
+    private func placeholders(from first: Int) -> String {
+        (first ..< first + stops.count).map(dialect.placeholder).joined(separator: ", ")
+    }
+
+    /// The event a row of ``eventsSQL(runs:)`` describes; `nil` for a row that makes none.
+    package static func event(_ row: some BoardRow) -> StopEvent? {
+        func instant(_ index: Int) -> Date? { row.integer(index).map { Date(timeIntervalSince1970: Double($0)) } }
+        // feed_days holds the dates service_days does, which the store wrote from valid dates.
+        guard let serviceDate = row.integer(0).flatMap({ GTFSDate(integerValue: Int($0)) }) else { return nil }
+        return StopEvent(
+            serviceDate: serviceDate,
+            arrival: instant(1), departure: instant(2),
+            tripID: GTFSID(row.text(3) ?? ""), stopID: GTFSID(row.text(4) ?? ""),
+            stopName: row.text(5), platformCode: row.text(6), stopSequence: row.integer(7).map { Int($0) } ?? 0,
+            routeID: GTFSID(row.text(8) ?? ""), routeShortName: row.text(9), routeLongName: row.text(10),
+            routeType: row.integer(11).map { RouteType(code: Int($0)) }, headsign: row.text(12), directionID: row.integer(13).map { Int($0) },
+            isExactTime: (row.integer(14) ?? 1) != 0)
+    }
+}

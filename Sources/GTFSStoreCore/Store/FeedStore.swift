@@ -1,0 +1,217 @@
+public import Dispatch
+public import Foundation
+public import GTFS
+
+/// A store of GTFS feeds: the SQLite store (`GTFSStore`, module `GTFSImport`) and the PostgreSQL store
+/// (`PostgresStore`, module `GTFSPostgres`) are two implementations of it. A program written against it
+/// imports, lists, removes and reads feeds in either, with the same options, summaries, errors and answers.
+///
+/// Importing has one primitive, ``makeImport(from:options:reporter:)``; ``ImportOperation``,
+/// ``importFeed(from:options:progressQueue:progress:)`` and ``importFeedSynchronously(from:options:)`` run
+/// it. Reading has a few questions a timetable is for, each in one read transaction, so an import running
+/// meanwhile is never seen half done.
+///
+/// ```swift
+/// func board(_ store: any FeedStore, stop: String, at start: Date) throws -> [StopEvent] {
+///     try store.departures(from: stop, between: start, and: start + 3600)
+/// }
+/// ```
+public protocol FeedStore: AnyObject, Sendable {
+    /// What the store does of the options an import may ask for.
+    var capabilities: StoreCapabilities { get }
+
+    /// An import of `source` with `options`, not yet started: ``ImportOperation`` runs it.
+    /// - Parameters:
+    ///   - source: the feed.
+    ///   - options: the import's options, which the import checks against ``capabilities`` first.
+    ///   - reporter: where the import offers its progress.
+    func makeImport(from source: FeedSource, options: ImportOptions, reporter: ProgressReporter) -> any FeedImport
+
+    /// The feeds the store holds, by name.
+    func feeds() throws -> [StoredFeed]
+
+    /// Deletes a feed with every row it has, in one transaction; its import history stays.
+    /// - Parameters:
+    ///   - name: the feed's name.
+    ///   - lockWait: how long to wait for an import or removal writing the store; `nil`: as long as it takes.
+    /// - Returns: the rows deleted, or `nil` when the store holds no such feed.
+    @discardableResult
+    func removeFeed(named name: String, lockWait: Duration?) throws -> Int?
+
+    /// The rows of each table that holds any, for the feed named `feed`; empty for an unknown feed.
+    func rowCounts(feed: String) throws -> [GTFSFile: Int]
+
+    /// Calls `body` with each departure from a stop (a station: and its platforms) in `[start, end)`, in time
+    /// order (then trip, stop sequence, service date), as they are read: memory stays bounded however
+    /// many there are. Trips of earlier service dates still running (times past 24:00), the runs of
+    /// `frequencies.txt` trips and the days the clocks change are on it; stop times without boarding
+    /// (`pickup_type` 1) and each trip's last stop are not. Nothing for an unknown stop or feed.
+    /// - Parameters:
+    ///   - stopID: a stop, platform or station (`location_type` 1), whose platforms are then included.
+    ///   - start: the first instant, included.
+    ///   - end: the last instant, excluded.
+    ///   - feed: the feed's name.
+    ///   - limit: the most departures (the earliest), or `nil` for all.
+    ///   - body: receives each departure, inside the read; an error it throws ends the read and is rethrown.
+    func forEachDeparture(
+        from stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, _ body: (StopEvent) throws -> Void
+    ) throws
+
+    /// As ``forEachDeparture(from:between:and:feed:limit:_:)``, for arrivals: without stop times where
+    /// alighting is not possible (`drop_off_type` 1) and each trip's first stop.
+    /// - Parameters:
+    ///   - stopID: a stop, platform or station (`location_type` 1), whose platforms are then included.
+    ///   - start: the first instant, included.
+    ///   - end: the last instant, excluded.
+    ///   - feed: the feed's name.
+    ///   - limit: the most arrivals (the earliest), or `nil` for all.
+    ///   - body: receives each arrival, inside the read; an error it throws ends the read and is rethrown.
+    func forEachArrival(
+        at stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, _ body: (StopEvent) throws -> Void
+    ) throws
+
+    /// The stop `id`, or `nil` when the feed has none.
+    func stop(_ id: String, feed: String) throws -> Stop?
+
+    /// The stops whose `parent_station` is `station` (its platforms, entrances and nodes), by `stop_id`; also
+    /// when the feed does not list the station itself.
+    func stops(inStation station: String, feed: String) throws -> [Stop]
+
+    /// The stops within `meters` of a point, nearest first (ties by `stop_id`), across the antimeridian
+    /// too; empty for an invalid point or an unknown feed.
+    /// - Parameters:
+    ///   - latitude: the point's latitude, in degrees.
+    ///   - longitude: the point's longitude, in degrees.
+    ///   - meters: the largest distance.
+    ///   - feed: the feed's name.
+    ///   - limit: the most stops (the nearest), or `nil` for all.
+    func stops(near latitude: Double, _ longitude: Double, within meters: Double, feed: String, limit: Int?) throws -> [NearbyStop]
+
+    /// The stops whose name has every word of `text` as a word's beginning, without case and diacritics:
+    /// stations first, then stops without a parent station, then the rest; shorter names before longer
+    /// ones; ties by `stop_id`. At most ``FeedStoreLimits/maxNameWords`` words (``StoreError/tooManyWords(count:limit:)``).
+    /// - Parameters:
+    ///   - text: the words; letters and digits count, everything else separates words.
+    ///   - feed: the feed's name.
+    ///   - limit: the most stops (the best matches).
+    func stops(named text: String, feed: String, limit: Int) throws -> [Stop]
+
+    /// The trip `id` with its stop times in `stop_sequence` order; `nil` when the feed has no such trip.
+    func trip(_ id: String, feed: String) throws -> TripTimetable?
+
+    /// The services that run on `date` (from `calendar` and `calendar_dates`), sorted.
+    func services(on date: GTFSDate, feed: String) throws -> [GTFSID]
+
+    /// The feed's time zone (its agency's), in which its times count; `nil` for an unknown feed or zone.
+    func timeZone(feed: String) throws -> TimeZone?
+}
+
+/// The limits of the read API, the same for every store.
+public enum FeedStoreLimits {
+    /// The most events ``FeedStore/departures(from:between:and:feed:limit:)`` and
+    /// ``FeedStore/arrivals(at:between:and:feed:limit:)`` return unless asked for more: 1,000.
+    public static let boardLimit = 1_000
+    /// The most words ``FeedStore/stops(named:feed:limit:)`` looks for: 32 (a stop's name rarely has 10).
+    public static let maxNameWords = 32
+}
+
+/// What a store does of the options an import may ask for: an option it cannot honour is refused by
+/// ``ImportOptions/validate(for:)`` with ``ImportError/invalidOption(_:)``, before anything is touched.
+public struct StoreCapabilities: Sendable, Hashable {
+    /// Commits every N rows (``ImportOptions/Mode/batched(rowsPerCommit:)``).
+    public var batchedCommits: Bool
+    /// Tells every changed row to ``ImportOptions/changeHandler``.
+    public var reportsChanges: Bool
+    /// Keeps the changes in the store (``ImportOptions/keepsChanges``).
+    public var keepsChanges: Bool
+
+    /// Creates a set of capabilities.
+    public init(batchedCommits: Bool, reportsChanges: Bool, keepsChanges: Bool) {
+        self.batchedCommits = batchedCommits
+        self.reportsChanges = reportsChanges
+        self.keepsChanges = keepsChanges
+    }
+}
+
+/// One import a store has prepared (``FeedStore/makeImport(from:options:reporter:)``): run once, on a
+/// thread that may block, and cancellable from any other.
+public protocol FeedImport: AnyObject, Sendable {
+    /// Runs the import to its end.
+    /// - Returns: the summary of a completed import.
+    /// - Throws: ``ImportError``; in an atomic import the store is then as it was.
+    func run() throws(ImportError) -> ImportSummary
+
+    /// Stops the import as soon as it can; it then throws ``ImportError/cancelled(stoppedAt:)``. Returns at once.
+    func cancel()
+}
+
+extension FeedStore {
+    /// The departures from a stop between two instants, in time order: at most `limit`, the earliest (see
+    /// ``forEachDeparture(from:between:and:feed:limit:_:)``).
+    ///
+    /// ```swift
+    /// let now = Date()
+    /// for departure in try store.departures(from: "de:11000:900100003", between: now, and: now + 3600) {
+    ///     print(departure.departure!, departure.routeShortName ?? "", departure.headsign ?? "")
+    /// }
+    /// ```
+    /// - Returns: the departures; empty for an unknown stop or feed.
+    public func departures(
+        from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int = FeedStoreLimits.boardLimit
+    ) throws -> [StopEvent] {
+        var events: [StopEvent] = []
+        try forEachDeparture(from: stopID, between: start, and: end, feed: feed, limit: limit) { events.append($0) }
+        return events
+    }
+
+    /// The arrivals at a stop between two instants, in time order: at most `limit`, the earliest (see
+    /// ``forEachArrival(at:between:and:feed:limit:_:)``).
+    /// - Returns: the arrivals; empty for an unknown stop or feed.
+    public func arrivals(
+        at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int = FeedStoreLimits.boardLimit
+    ) throws -> [StopEvent] {
+        var events: [StopEvent] = []
+        try forEachArrival(at: stopID, between: start, and: end, feed: feed, limit: limit) { events.append($0) }
+        return events
+    }
+
+    /// Imports a feed with `async`/`await`: an ``ImportOperation`` on a thread of its own, cancelled when the
+    /// task is.
+    ///
+    /// - Parameters:
+    ///   - source: the feed.
+    ///   - options: the feed's name, strictness, limits, and the rest.
+    ///   - progressQueue: where `progress` runs; a private serial queue when `nil`.
+    ///   - progress: receives throttled progress reports (see ``ImportOperation``).
+    /// - Returns: the summary.
+    /// - Throws: ``ImportError`` (``ImportError/cancelled(stoppedAt:)`` when the task is cancelled).
+    public func importFeed(
+        from source: FeedSource, options: ImportOptions = ImportOptions(), progressQueue: DispatchQueue? = nil,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) async throws(ImportError) -> ImportSummary {
+        let operation = ImportOperation(source: source, store: self, options: options, progressQueue: progressQueue, progressHandler: progress)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImportSummary, ImportError>, Never>) in
+                // The import blocks its thread for its whole length: one of its own, not the cooperative pool's.
+                let thread = Thread {
+                    operation.start()
+                    continuation.resume(returning: operation.finalResult)
+                }
+                thread.name = "GTFSStoreCore.import"
+                thread.start()
+            }
+        } onCancel: {
+            operation.cancel()
+        }
+        return try result.get()
+    }
+
+    /// Imports a feed on the calling thread, which it blocks until the end.
+    /// - Returns: the summary.
+    /// - Throws: ``ImportError``.
+    public func importFeedSynchronously(from source: FeedSource, options: ImportOptions = ImportOptions()) throws(ImportError) -> ImportSummary {
+        let operation = ImportOperation(source: source, store: self, options: options)
+        operation.start()
+        return try operation.finalResult.get()
+    }
+}
