@@ -22,19 +22,8 @@ package struct KeyValues: Hashable, Sendable {
     /// The values, in the order of the fields asked for.
     package let values: [Value]
 
-    /// Takes the values of `fields` from `record`.
-    ///
-    /// - Parameters:
-    ///   - record: the record.
-    ///   - fields: the fields' positions (``GTFSField`` raw values), in the order wanted; a position that
-    ///     names no field reads as the empty text.
-    package init<R: GTFSRecord>(of record: R, fields: [Int]) {
-        var sink = Capture(
-            fields: fields, times: fields.map { R.Field(rawValue: $0)?.spec.type == .time },
-            values: Array(repeating: .text(""), count: fields.count))
-        record.write(to: &sink)
-        values = sink.values
-    }
+    /// The values given.
+    init(values: [Value]) { self.values = values }
 
     /// The values as a tuple, `("608433", 0)`: text in double quotes (a quote in it doubled, as CSV does,
     /// and cut after ``GTFSError/quotedLength`` bytes), numbers and dates as they are, times as `HH:MM:SS`.
@@ -44,7 +33,7 @@ package struct KeyValues: Hashable, Sendable {
     }
 
     /// Receives a record's fields and keeps the wanted ones.
-    private struct Capture: FieldSink {
+    struct Capture: FieldSink {
         let fields: [Int]
         /// Whether each wanted field is a time.
         let times: [Bool]

@@ -14,12 +14,9 @@ public struct TableDescription: Sendable, Hashable {
     /// The positions in ``fields`` of the key, in key order; empty when rows have no key.
     public let key: [Int]
 
-    /// The description of `Record`'s file.
-    /// - Parameter record: the record type.
-    public init<Record: GTFSRecord>(_ record: Record.Type) {
-        file = Record.file
-        fields = Record.Field.allCases.map(\.spec)
-        key = Record.Field.key.map(\.rawValue)
+    /// A description of `file` with `fields` and `key` (positions in `fields`).
+    init(file: GTFSFile, fields: [FieldSpec], key: [Int]) {
+        (self.file, self.fields, self.key) = (file, fields, key)
     }
 
     /// The key's fields, in key order.
@@ -32,14 +29,4 @@ public struct TableDescription: Sendable, Hashable {
         guard key.count >= 2, key.first == 0, keyFields.allSatisfy({ !$0.isNullable }) else { return nil }
         return fields[0]
     }
-}
-
-extension GTFSFile {
-    /// The description of the file's fields and key.
-    public var table: TableDescription { accept(DescriptionVisitor()) }
-}
-
-/// Gives a record type's table description.
-private struct DescriptionVisitor: RecordTypeVisitor {
-    func visit<R: GTFSRecord>(_ type: R.Type) throws(Never) -> TableDescription { TableDescription(type) }
 }

@@ -294,7 +294,7 @@ final class ImportRun: FeedImport {
     private func recordFailure(_ error: any Error, store: GTFSStore, kind: ImportSummary.Kind, startDate: Date) {
         let mapped = importError(error)
         var record = FeedCatalog.ImportRecord(
-            feedName: options.feed, source: Self.describe(source), contentHash: nil, startedAt: startDate, kind: kind,
+            feedName: options.feed, source: source.storedDescription, contentHash: nil, startedAt: startDate, kind: kind,
             outcome: mapped.isCancellation ? "cancelled" : "failed")
         record.message = mapped.description
         store.pool.writeWithoutTransaction { db in
@@ -334,25 +334,16 @@ final class ImportRun: FeedImport {
             return table.rowsStored > 0 || table.isUnchangedFile || table.changes.unchanged > 0
         }
         guard !hasRows else { return nil }
-        return GTFSError(.emptyFile, file: Self.describe(source), message: "holds no stops, routes or trips: the feed is empty")
+        return GTFSError(.emptyFile, file: source.storedDescription, message: "holds no stops, routes or trips: the feed is empty")
     }
 
     /// The tables of the source's `entries`, refusing a source that holds none.
     private static func importedTables(_ entries: [FeedEntry], of source: FeedSource) throws -> Set<GTFSFile> {
         let tables = Set(entries.compactMap(\.table))
         guard !tables.isEmpty else {
-            throw GTFSError(.emptyFile, file: describe(source), message: "holds no file of the GTFS reference (agency.txt, stops.txt, …)")
+            throw GTFSError(.emptyFile, file: source.storedDescription, message: "holds no file of the GTFS reference (agency.txt, stops.txt, …)")
         }
         return tables
-    }
-
-    /// A path or `<stdin>` for messages and `gtfs_meta`.
-    static func describe(_ source: FeedSource) -> String {
-        switch source {
-        case .file(let path, _), .directory(let path), .zip(let path): path
-        case .standardInput(let table): "<stdin> (\(table.fileName))"
-        case .files(let paths): paths.joined(separator: ", ")
-        }
     }
 
     /// Maps what the stages throw to ``/GTFSStoreCore/ImportError``.
@@ -373,7 +364,7 @@ final class ImportRun: FeedImport {
             }
             return .database(path: databasePath, message: message, code: error.extendedResultCode.rawValue)
         default:
-            return .invalidFeed(GTFSError(.unreadable, file: Self.describe(source), message: "\(error)"))
+            return .invalidFeed(GTFSError(.unreadable, file: source.storedDescription, message: "\(error)"))
         }
     }
 }

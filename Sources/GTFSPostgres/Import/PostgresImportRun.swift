@@ -81,7 +81,7 @@ final class PostgresImportRun {
     func run(startedAt: String) throws -> ImportSummary {
         let fresh = try prepareSchema()
         let tables = GTFSFile.allCases.map(PostgresTable.init)
-        let described = PostgresStore.describe(source)
+        let described = source.storedDescription
         let existing = try PostgresStore.feedNumber(options.feed, schema: schema, connection: connection)
         let incremental = existing != nil && options.update == .automatic
         summary.kind = incremental ? .incremental : .full

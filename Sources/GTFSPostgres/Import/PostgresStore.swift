@@ -101,14 +101,6 @@ public final class PostgresStore: FeedStore, @unchecked Sendable {
     /// The server and database, for messages, without a password.
     public var target: String { connection.target }
 
-    /// The source as `feeds.source` names it: its path, or `-` for standard input.
-    static func describe(_ source: FeedSource) -> String {
-        switch source {
-        case .file(let path, _), .directory(let path), .zip(let path): path
-        case .standardInput: "-"
-        case .files(let paths): paths.joined(separator: " ")
-        }
-    }
 
     /// Why `name` cannot stand in SQL unquoted and mean itself, or `nil` when it can: lower-case letters,
     /// digits and `_`, not starting with a digit, at most 63 bytes (PostgreSQL cuts a longer name, so two

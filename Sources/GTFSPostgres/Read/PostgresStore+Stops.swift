@@ -72,8 +72,8 @@ extension PostgresStore {
         guard !words.isEmpty, limit > 0 else { return [] }
         return try read { reading -> [Stop] in
             guard let number = try reading.feed(named: feed) else { return [] }
-            try PostgresStopNames.requireTable(reading)
-            let (sql, arguments) = PostgresStopNames.search(words, feed: number, limit: limit)
+            try PostgresNameSearch.requireTable(reading)
+            let (sql, arguments) = PostgresNameSearch.search(words, feed: number, limit: limit)
             let ranked = try reading.query(sql, arguments, "search the stops' names").compactMap { $0.first ?? nil }
             guard !ranked.isEmpty else { return [] }
             let stops = try reading.records(Stop.self, feed: number, where: "stop_id = ANY($1::text[])", [.text(PostgresStopNames.array(ranked))])

@@ -106,33 +106,6 @@ public protocol FeedStore: AnyObject, Sendable {
     func timeZone(feed: String) throws -> TimeZone?
 }
 
-/// The limits of the read API, the same for every store.
-public enum FeedStoreLimits {
-    /// The most events ``FeedStore/departures(from:between:and:feed:limit:)`` and
-    /// ``FeedStore/arrivals(at:between:and:feed:limit:)`` return unless asked for more: 1,000.
-    public static let boardLimit = 1_000
-    /// The most words ``FeedStore/stops(named:feed:limit:)`` looks for: 32 (a stop's name rarely has 10).
-    public static let maxNameWords = 32
-}
-
-/// What a store does of the options an import may ask for: an option it cannot honour is refused by
-/// ``ImportOptions/validate(for:)`` with ``ImportError/invalidOption(_:)``, before anything is touched.
-public struct StoreCapabilities: Sendable, Hashable {
-    /// Commits every N rows (``ImportOptions/Mode/batched(rowsPerCommit:)``).
-    public var batchedCommits: Bool
-    /// Tells every changed row to ``ImportOptions/changeHandler``.
-    public var reportsChanges: Bool
-    /// Keeps the changes in the store (``ImportOptions/keepsChanges``).
-    public var keepsChanges: Bool
-
-    /// Creates a set of capabilities.
-    public init(batchedCommits: Bool, reportsChanges: Bool, keepsChanges: Bool) {
-        self.batchedCommits = batchedCommits
-        self.reportsChanges = reportsChanges
-        self.keepsChanges = keepsChanges
-    }
-}
-
 /// One import a store has prepared (``FeedStore/makeImport(from:options:reporter:)``): run once, on a
 /// thread that may block, and cancellable from any other.
 public protocol FeedImport: AnyObject, Sendable {

@@ -58,3 +58,13 @@ extension GTFSFile {
         }
     }
 }
+
+extension GTFSFile {
+    /// The description of the file's fields and key.
+    public var table: TableDescription { accept(DescriptionVisitor()) }
+}
+
+/// Gives a record type's table description.
+private struct DescriptionVisitor: RecordTypeVisitor {
+    func visit<R: GTFSRecord>(_ type: R.Type) throws(Never) -> TableDescription { TableDescription(type) }
+}
