@@ -25,9 +25,14 @@ package enum StandardError {
     }
 }
 
-/// Says `message` on standard error (`tool: message`) and exits with status 1, the tools' status for a
-/// failure.
-package func fail(_ message: String) -> Never {
-    StandardError.line(message)
-    System.exit(1)
+/// What ends a command that failed: one line on standard error (`tool: message`, control characters
+/// escaped) and an exit status (1, the tools' status for a failure, unless another is given). A command
+/// throws it out of `run()`; `runAsTool()` is the one place that turns it into the line and the status.
+package struct ToolFailure: Error {
+    package let message: String
+    package let status: Int32
+
+    package init(_ message: String, status: Int32 = 1) {
+        (self.message, self.status) = (message, status)
+    }
 }

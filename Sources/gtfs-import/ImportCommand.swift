@@ -24,8 +24,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "With PostgreSQL: neither create nor use PostGIS (no stops.geom, no shape_lines).")
     var noPostgis = false
 
-    @Option(name: .long, help: ArgumentHelp("The feed the rows belong to; several feeds live side by side in one database.", valueName: "NAME"))
-    var feed = ImportOptions().feed
+    @OptionGroup var feedOption: FeedOption
 
     @Flag(name: .long, help: "Replace the feed's tables whole instead of applying only what changed.")
     var full = false
@@ -99,7 +98,7 @@ struct ImportCommand: ParsableCommand {
         if let table, GTFSFile(fileName: table) == nil { throw ValidationError("--table \(table) is not a GTFS table (e.g. stops, stop_times)") }
         if inputs.contains("-") && table == nil { throw ValidationError("standard input (-) needs --table NAME") }
         if inputs.count > 1 && table != nil { throw ValidationError("--table applies to a single input") }
-        if feed.isEmpty { throw ValidationError("--feed needs a name") }
+        if feedOption.feed.isEmpty { throw ValidationError("--feed needs a name") }
         if changes == "-" && json { throw ValidationError("--changes - and --json both write to standard output; give --changes a FILE") }
     }
 
@@ -108,19 +107,19 @@ struct ImportCommand: ParsableCommand {
         do {
             source = try makeSource()
         } catch let error as GTFSError {
-            fail(error.description)
+            throw ToolFailure(error.description)
         }
-        let db = database.db
+        let db = database.path ?? ""
         for (option, path) in [("--errors", errors), ("--changes", changes)] {
             let others = inputs + (option == "--changes" ? [errors ?? "-"] : [])
             guard let path, path != "-", let problem = OutputPath.problem(path, database: db, inputs: others) else { continue }
-            fail("\(option) \(GTFSError.displayable(path)) \(problem); nothing was imported")
+            throw ToolFailure("\(option) \(GTFSError.displayable(path)) \(problem); nothing was imported")
         }
         let changeLog: ChangeLog?
         do {
             changeLog = try changes.map { try ChangeLog(path: $0) }
         } catch {
-            fail("--changes: \(error); nothing was imported")
+            throw ToolFailure("--changes: \(error); nothing was imported")
         }
         var options = self.options
         options.changeHandler = nil
@@ -130,38 +129,45 @@ struct ImportCommand: ParsableCommand {
             options.beforeCommit = { try changeLog.prepareCommit() }
         }
 
-        switch runImport(source, options: options) {
-        case (.success(let summary), let name):
+        switch try runImport(source, options: options) {
+        case (.success(let summary), let name, _):
             var changesProblem: String?
             do {
                 try changeLog?.finish()
             } catch {
                 if summary.changedNothing {
                     changeLog?.discard(reason: "\(error)")
-                    fail("--changes: \(error); the import changed nothing")
+                    throw ToolFailure("--changes: \(error); the import changed nothing")
                 }
                 changesProblem = "\(db) was imported, but --changes: \(error)"
             }
             try report(summary, database: name, changesProblem: changesProblem)
-        case (.failure(let error), _):
+        case (.failure(let error), let name, let signal):
             changeLog?.discard(reason: error.description)
-            if case .busy = error { fail("\(error); nothing was imported (--wait SECONDS waits for it)") }
-            fail(error.isCancellation ? error.description : "\(error); nothing was imported")
+            if error.isCancellation, let signal {
+                let what = error.stoppedAt.map { "rows committed before the cancel stay: \($0)" } ?? "\(name) is unchanged"
+                throw ToolFailure("cancelled by \(signal.name); \(what)", status: signal.exitStatus)
+            }
+            if case .busy = error { throw ToolFailure("\(error); nothing was imported (--wait SECONDS waits for it)") }
+            throw ToolFailure(error.isCancellation ? error.description : "\(error); nothing was imported")
         }
     }
 
     /// Runs the import into the store `--db` names, with the progress line unless `--quiet`, SIGINT and
-    /// SIGTERM cancelling it: a cancelled import ends the process with the signal's status. A server that
-    /// does not answer the cancel (stopped, or its host gone) could hold the process for ever: a second
-    /// after the signal it ends whatever happens, the server rolling back the transaction of a closed connection.
-    /// - Returns: the outcome, and the store's name for messages (a server without its password).
-    private func runImport(_ source: FeedSource, options: ImportOptions) -> (Result<ImportSummary, ImportError>, String) {
+    /// SIGTERM cancelling it. A server that does not answer the cancel (stopped, or its host gone) could
+    /// hold the process for ever: a second after the signal it ends whatever happens, the server rolling
+    /// back the transaction of a closed connection.
+    /// - Returns: the outcome, the store's name for messages (a server without its password), and the
+    ///   signal that cancelled the import, if one did.
+    private func runImport(
+        _ source: FeedSource, options: ImportOptions
+    ) throws(ToolFailure) -> (Result<ImportSummary, ImportError>, String, SignalCancellation.Received?) {
         var store: PostgresStore?
         if database.isServer {
-            store = database.openServer(nothing: "nothing was imported")
+            store = try database.openServer(nothing: "nothing was imported")
             store?.usesPostGIS = !noPostgis
         }
-        let name = store.map { "\($0.target) schema \(database.schema)" } ?? database.db
+        let name = store.map { "\($0.target) schema \(database.schema)" } ?? database.path ?? ""
         let progressQueue = DispatchQueue(label: "gtfs-import.progress")
         let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: name, queue: progressQueue)
         var handler: (@Sendable (ImportProgress) -> Void)?
@@ -170,18 +176,13 @@ struct ImportCommand: ParsableCommand {
             if let store {
                 ImportOperation(source: source, store: store, options: options, progressQueue: progressQueue, progressHandler: handler)
             } else {
-                ImportOperation(source: source, databasePath: database.db, options: options, progressQueue: progressQueue, progressHandler: handler)
+                ImportOperation(source: source, databasePath: database.path ?? "", options: options, progressQueue: progressQueue, progressHandler: handler)
             }
         let (result, signal) = SignalCancellation.run(operation, giveUpAfter: store == nil ? nil : .seconds(1)) { signal in
             StandardError.line("cancelled by \(signal.name); \(name) is unchanged")
         }
         progressQueue.sync { line?.finish() }
-        if case .failure(let error) = result, error.isCancellation, let signal {
-            let what = error.stoppedAt.map { "rows committed before the cancel stay: \($0)" } ?? "\(name) is unchanged"
-            StandardError.line("cancelled by \(signal.name); \(what)")
-            System.exit(signal.exitStatus)
-        }
-        return (result, name)
+        return (result, name, signal)
     }
 
     /// The longest `--wait`: a day.
@@ -190,7 +191,7 @@ struct ImportCommand: ParsableCommand {
     /// The import's options from the arguments.
     var options: ImportOptions {
         var options = ImportOptions()
-        options.feed = feed
+        options.feed = feedOption.feed
         options.keepsChanges = keepChanges
         options.update = full ? .full : .automatic
         options.strict = strict
@@ -206,16 +207,15 @@ struct ImportCommand: ParsableCommand {
         return options
     }
 
-    /// `--chunk-size: 0 is out of range (…)` for an option the library refuses.
+    /// `--chunk-size: 0 is out of range (…)` for an option the library refuses: the flag that sets it.
     static func optionMessage(_ error: ImportError) -> String {
-        guard case .invalidOption(let message) = error else { return error.description }
-        let names = [
+        guard case .invalidOption(let option, let problem) = error else { return error.description }
+        let flags = [
             "chunkSize": "--chunk-size", "maxIDLength": "--max-id-length", "maxTextLength": "--max-text-length",
             "maxRejected": "--max-rejected", "feed": "--feed", "changeHandler": "--changes", "keepsChanges": "--keep-changes",
-            "mode": "--batch-commit",
+            "mode": "--batch-commit", "lockWait": "--wait",
         ]
-        guard let colon = message.firstIndex(of: ":"), let name = names[String(message[..<colon])] else { return message }
-        return name + message[colon...]
+        return "\(flags[option] ?? option): \(problem)"
     }
 
     /// The feed source the arguments name.

@@ -16,12 +16,12 @@ struct ListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let (store, name) = database.openExisting(readOnly: true, nothing: "no feeds listed")
+        let (store, name) = try database.openExisting(readOnly: true, nothing: "no feeds listed")
         let feeds: [StoredFeed]
         do {
             feeds = try store.feeds()
         } catch {
-            fail(database.isServer ? "\(error)" : "\(name): \(error)")
+            throw ToolFailure(database.isServer ? "\(error)" : "\(name): \(error)")
         }
         if json {
             print(try FeedListJSON.text(feeds, database: name))

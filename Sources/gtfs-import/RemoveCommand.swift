@@ -28,17 +28,17 @@ struct RemoveCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (store, name) = database.openExisting(readOnly: false, nothing: "nothing was removed")
+        let (store, name) = try database.openExisting(readOnly: false, nothing: "nothing was removed")
         let removed: Int?
         do {
             removed = try store.removeFeed(named: self.name, lockWait: wait.map { .milliseconds(Int(($0 * 1000).rounded())) })
         } catch let error as ImportError {
-            fail("\(error); nothing was removed")
+            throw ToolFailure("\(error); nothing was removed")
         } catch {
-            fail(database.isServer ? "\(error); nothing was removed" : "\(GTFSError.displayable(name)): \(error); nothing was removed")
+            throw ToolFailure(database.isServer ? "\(error); nothing was removed" : "\(GTFSError.displayable(name)): \(error); nothing was removed")
         }
         let shown = GTFSError.displayable(self.name)
-        guard let removed else { fail("\(GTFSError.displayable(name)) holds no feed named \(shown) (see gtfs-import list)") }
+        guard let removed else { throw ToolFailure("\(GTFSError.displayable(name)) holds no feed named \(shown) (see gtfs-import list)") }
         print("removed feed \(shown) from \(GTFSError.displayable(name)): \(Format.count(removed)) rows")
     }
 }

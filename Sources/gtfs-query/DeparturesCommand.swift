@@ -52,19 +52,19 @@ struct DeparturesCommand: ParsableCommand {
     }
 
     func run() throws {
-        let database = store.open()
+        let database = try store.open()
         let zone = (try? database.timeZone(feed: store.feed)) ?? TimeZone(secondsFromGMT: 0) ?? .current
         let start: Date
         if let at {
             do {
                 start = try QueryTime.parse(at, in: zone)
             } catch {
-                fail("--at \(at): \(error)")
+                throw ToolFailure("--at \(at): \(error)")
             }
         } else {
             start = Date()
         }
-        let place = StopLookup.resolve(stop, in: database, feed: store.feed)
+        let place = try StopLookup.resolve(stop, in: database, feed: store.feed)
         let end = start.addingTimeInterval(Double(minutes) * 60)
         let board = Board(place: place, arrivals: arrivals, start: start, end: end, zone: zone, json: store.json, limit: limit)
         // One event more than the limit says whether there are more.
@@ -76,7 +76,7 @@ struct DeparturesCommand: ParsableCommand {
                 try database.forEachDeparture(from: place.stopID, between: start, and: end, feed: store.feed, limit: asked, board.add)
             }
         } catch {
-            fail("\(error)")
+            throw ToolFailure("\(error)")
         }
         board.finish()
         if store.json && board.hasMore { StandardError.line(board.moreNote) }

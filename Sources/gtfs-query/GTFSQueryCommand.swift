@@ -29,14 +29,17 @@ struct GTFSQueryCommand: ParsableCommand {
 struct StoreOptions: ParsableArguments {
     @OptionGroup var database: DatabaseOptions
 
-    @Option(name: .long, help: ArgumentHelp("The feed to read.", valueName: "NAME"))
-    var feed = "default"
+    @OptionGroup var feedOption: FeedOption
+
+    /// The feed to read.
+    var feed: String { feedOption.feed }
 
     @Flag(name: .long, help: "Print JSON on standard output.")
     var json = false
 
-    /// Opens the store for reading, or says why it cannot.
-    func open() -> any FeedStore {
-        database.openExisting(readOnly: true, nothing: "nothing was read").store
+    /// Opens the store for reading.
+    /// - Throws: ``/ToolSupport/ToolFailure`` saying why it cannot.
+    func open() throws(ToolFailure) -> any FeedStore {
+        try database.openExisting(readOnly: true, nothing: "nothing was read").store
     }
 }

@@ -25,22 +25,26 @@ enum StopLookup {
         }
     }
 
-    static func resolve(_ text: String, in store: any FeedStore, feed: String) -> Place {
+    /// The stop `text` means.
+    /// - Throws: ``/ToolSupport/ToolFailure`` when there is none, or the store cannot be read.
+    static func resolve(_ text: String, in store: any FeedStore, feed: String) throws(ToolFailure) -> Place {
         do {
             guard
                 let stop = try store.stop(text, feed: feed)
                     ?? store.stops(inStation: text, feed: feed).first
                     ?? largestStation(try store.stops(named: text, feed: feed, limit: 100))
             else {
-                fail("no stop \"\(text)\" in feed \(feed) (gtfs-query stops --name TEXT lists stops by name)")
+                throw ToolFailure("no stop \"\(text)\" in feed \(feed) (gtfs-query stops --name TEXT lists stops by name)")
             }
             if stop.locationType == .stop, let parent = stop.parentStation {
                 let station = try store.stop(parent.description, feed: feed)
                 return Place(stopID: parent.description, name: station?.stopName ?? stop.stopName ?? parent.description)
             }
             return Place(stopID: stop.stopID.description, name: stop.stopName ?? stop.stopID.description)
+        } catch let failure as ToolFailure {
+            throw failure
         } catch {
-            fail("\(error)")
+            throw ToolFailure("\(error)")
         }
     }
 }

@@ -47,7 +47,7 @@ struct StopsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let database = store.open()
+        let database = try store.open()
         let found: [(stop: Stop, distance: Double?)]
         do {
             if let point {
@@ -59,7 +59,7 @@ struct StopsCommand: ParsableCommand {
         } catch StoreError.tooManyWords(let count, let most) {
             throw ValidationError("--name has \(Format.count(count)) words; at most \(most) are looked for")
         } catch {
-            fail("\(error)")
+            throw ToolFailure("\(error)")
         }
         if store.json {
             struct Row: Encodable {

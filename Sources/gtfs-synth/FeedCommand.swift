@@ -72,7 +72,7 @@ struct FeedCommand: ParsableCommand {
             let feed = try SyntheticFeed(scale: scale, seed: seed, lineEnding: crlf ? .crlf : .lf, compressionLevel: level)
             counts = try feed.write(toPath: out, format: chosen)
         } catch let error as SyntheticFeedError {
-            fail("\(error)")
+            throw ToolFailure("\(error)")
         }
         let elapsed = clock.now - started
         guard !quiet else { return }

@@ -33,7 +33,7 @@ struct StopTimesCommand: ParsableCommand {
             let rows = try SampleStopTimes(feedDirectory: feed, seed: seed).write(toPath: out)
             print("wrote \(out): \(rows) stop times")
         } catch {
-            fail("\(error)")
+            throw ToolFailure("\(error)")
         }
     }
 }

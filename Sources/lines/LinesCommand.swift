@@ -64,7 +64,7 @@ struct LinesCommand: ParsableCommand {
                 try output.flush()
             }
         } catch let error as ReaderError {
-            fail(error.description)
+            throw ToolFailure(error.description)
         }
     }
 }

@@ -125,7 +125,7 @@ struct GTFSImportMessagesTests {
         let help = try ToolRunner.run("gtfs-import", ["--help"])
         #expect(help.status == 0)
         #expect(help.stdoutText.contains("USAGE: gtfs-import [import] [<options>] [<inputs> ...]"))
-        #expect(help.stdoutText.contains("--max-rejected <N|P%>") && help.stdoutText.contains("--db <db>"))
+        #expect(help.stdoutText.contains("--max-rejected <N|P%>") && help.stdoutText.contains("--db <FILE|URI>"))
         #expect(help.stdoutText.contains("SUBCOMMANDS:") && help.stdoutText.contains("  remove "))
         for tool in ["gtfs-import", "lines", "gtfs-synth"] {
             let version = try ToolRunner.run(tool, ["--version"])

@@ -12,7 +12,7 @@ extension PostgresStore {
     /// ``/GTFSStoreCore/ImportOptions/update`` is `.full`): files whose SHA-256 is unchanged are skipped, and
     /// each other file's rows are merged by key, so that only rows that differ are written. The same feed
     /// again writes nothing (``/GTFSStoreCore/ImportSummary/changedNothing``). Options the store does not do
-    /// (``capabilities-type.property``) are refused with ``/GTFSStoreCore/ImportError/invalidOption(_:)``.
+    /// (``capabilities-type.property``) are refused with ``/GTFSStoreCore/ImportError/invalidOption(option:problem:)``.
     public func makeImport(from source: FeedSource, options: ImportOptions, reporter: ProgressReporter) -> any FeedImport {
         PostgresImport(store: self, source: source, options: options, reporter: reporter)
     }

@@ -31,8 +31,12 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
     ///   - needed: the estimated need in bytes.
     ///   - available: the bytes available.
     case notEnoughSpace(path: String, folder: String, needed: Int64, available: Int64)
-    /// An option is out of its range (see ``ImportOptions/validate()``); nothing was touched.
-    case invalidOption(String)
+    /// An option is out of its range or not done by the store (see ``ImportOptions/validate(for:)``);
+    /// nothing was touched.
+    /// - Parameters:
+    ///   - option: the option's name in ``ImportOptions`` (or ``/GTFS/ParseOptions``): `maxBatchesInFlight`.
+    ///   - problem: what is wrong with it: `0 is out of range (1 to 1024)`.
+    case invalidOption(option: String, problem: String)
     /// Another import or removal is writing the database, and ``ImportOptions/lockWait`` ran out.
     case busy(path: String)
     /// More rows of a file were rejected than ``ImportOptions/maxRejected`` allows: the import failed
@@ -77,7 +81,7 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
         case .notEnoughSpace(let path, let folder, let needed, let available):
             "\(GTFSError.displayable(path)): needs about \(Count.bytes(needed)) in \(GTFSError.displayable(folder)), "
                 + "\(Count.bytes(available)) free"
-        case .invalidOption(let message): "invalid option \(message)"
+        case .invalidOption(let option, let problem): "invalid option \(option): \(problem)"
         case .busy(let path): "\(GTFSError.displayable(path)): another import or removal is writing it"
         case .tooManyRejected(let file, let rejected, let read, let limit, let first):
             "\(GTFSError.displayable(file)): \(Count.grouped(rejected)) of \(Count.grouped(read)) rows rejected, more than the limit of \(limit)"

@@ -146,14 +146,14 @@ public struct ImportOptions: Sendable {
     /// cannot honour is refused rather than ignored.
     ///
     /// - Parameter capabilities: what the store does (``FeedStore/capabilities``).
-    /// - Throws: ``ImportError/invalidOption(_:)`` naming the option.
+    /// - Throws: ``ImportError/invalidOption(option:problem:)`` naming the option.
     public func validate(for capabilities: StoreCapabilities) throws(ImportError) {
         try validate()
         if case .batched = mode, !capabilities.batchedCommits {
-            throw .invalidOption("mode: this store imports in one transaction; batched commits are not available")
+            throw .invalidOption(option: "mode", problem: "this store imports in one transaction; batched commits are not available")
         }
-        if changeHandler != nil, !capabilities.reportsChanges { throw .invalidOption("changeHandler: this store does not report the changes") }
-        if keepsChanges, !capabilities.keepsChanges { throw .invalidOption("keepsChanges: this store does not keep the changes") }
+        if changeHandler != nil, !capabilities.reportsChanges { throw .invalidOption(option: "changeHandler", problem: "this store does not report the changes") }
+        if keepsChanges, !capabilities.keepsChanges { throw .invalidOption(option: "keepsChanges", problem: "this store does not keep the changes") }
     }
 
     /// Runs ``beforeCommit``, if set, right before an import commits.
@@ -172,36 +172,36 @@ public struct ImportOptions: Sendable {
 
     /// Checks every option against its range, before an import touches anything.
     ///
-    /// - Throws: ``ImportError/invalidOption(_:)`` naming the option, its value and its range.
+    /// - Throws: ``ImportError/invalidOption(option:problem:)`` naming the option, its value and its range.
     public func validate() throws(ImportError) {
         do {
             try parseOptions.validate()
         } catch {
-            throw .invalidOption(error.column.map { "\($0): \(error.message)" } ?? error.message)
+            throw .invalidOption(option: error.column ?? "parseOptions", problem: error.message)
         }
-        if feed.isEmpty { throw .invalidOption("feed: the name is empty") }
-        if case .batched(let rows) = mode, rows < 1 { throw .invalidOption("mode: batched(rowsPerCommit: \(rows)) needs at least 1 row") }
+        if feed.isEmpty { throw .invalidOption(option: "feed", problem: "the name is empty") }
+        if case .batched(let rows) = mode, rows < 1 { throw .invalidOption(option: "mode", problem: "batched(rowsPerCommit: \(rows)) needs at least 1 row") }
         guard (1 ... Self.maxBatchesInFlightLimit).contains(maxBatchesInFlight) else {
-            throw .invalidOption("maxBatchesInFlight: \(maxBatchesInFlight) is out of range (1 to \(Self.maxBatchesInFlightLimit))")
+            throw .invalidOption(option: "maxBatchesInFlight", problem: "\(maxBatchesInFlight) is out of range (1 to \(Self.maxBatchesInFlightLimit))")
         }
         switch maxRejected {
         case .rows(let limit) where limit < 0:
-            throw .invalidOption("maxRejected: \(limit) rows is negative")
+            throw .invalidOption(option: "maxRejected", problem: "\(limit) rows is negative")
         case .share(let limit) where !(0 ... 1).contains(limit):
-            throw .invalidOption("maxRejected: a share of \(limit) is out of range (0 to 1)")
+            throw .invalidOption(option: "maxRejected", problem: "a share of \(limit) is out of range (0 to 1)")
         default: break
         }
-        if let lockWait, lockWait < .zero { throw .invalidOption("lockWait: \(lockWait) is negative") }
+        if let lockWait, lockWait < .zero { throw .invalidOption(option: "lockWait", problem: "\(lockWait) is negative") }
         // Batched commits keep what they committed when a later batch fails: the changes reported up to
         // then would be half true.
         if case .batched = mode, keepsChanges {
-            throw .invalidOption("keepsChanges: the changes are kept only for atomic imports, not with batched commits")
+            throw .invalidOption(option: "keepsChanges", problem: "the changes are kept only for atomic imports, not with batched commits")
         }
         if case .batched = mode, changeHandler != nil {
-            throw .invalidOption("changeHandler: the changes are reported only for atomic imports, not with batched commits")
+            throw .invalidOption(option: "changeHandler", problem: "the changes are reported only for atomic imports, not with batched commits")
         }
         if case .batched = mode, beforeCommit != nil {
-            throw .invalidOption("beforeCommit: batched imports commit many times; it is for atomic imports")
+            throw .invalidOption(option: "beforeCommit", problem: "batched imports commit many times; it is for atomic imports")
         }
     }
 }

@@ -1,5 +1,5 @@
 /// What a store does of the options an import may ask for: an option it cannot honour is refused by
-/// ``ImportOptions/validate(for:)`` with ``ImportError/invalidOption(_:)``, before anything is touched.
+/// ``ImportOptions/validate(for:)`` with ``ImportError/invalidOption(option:problem:)``, before anything is touched.
 public struct StoreCapabilities: Sendable, Hashable {
     /// Commits every N rows (``ImportOptions/Mode/batched(rowsPerCommit:)``).
     public var batchedCommits: Bool
