@@ -27,7 +27,7 @@ final class ImportRun: FeedImport {
     let destination: Destination
     let options: ImportOptions
     let reporter: ProgressReporter
-    private let pipeline = ImportPipeline()
+    let pipeline = ImportPipeline()
     /// Called on the writer's thread before the first row of each file is stored and as each later phase
     /// begins, with the file name while loading (tests cancel there to hit a phase deterministically).
     let phaseObserver = Mutex<(@Sendable (ImportProgress.Phase, String) -> Void)?>(nil)
@@ -156,62 +156,11 @@ final class ImportRun: FeedImport {
             replaceAll: (options.replacement ?? (source.isWholeFeed ? .allTables : .importedTables)) == .allTables)
     }
 
-    /// A first import into a path that holds nothing: the whole feed into a new file, which gets its
-    /// path only when complete. A failure deletes the file, so nothing records it.
-    private func importIntoNewFile(
-        _ newFile: NewDatabaseFile, plan: ImportPlan, _ start: ContinuousClock.Instant, _ startDate: Date
-    ) throws -> ImportSummary {
-        do {
-            return try load(into: newFile.queue, plan, start, startDate) {
-                // Committed to the temporary file: the path still holds nothing, so a cancel still counts.
-                try self.pipeline.checkCancelled()
-                try newFile.install()
-            }
-        } catch {
-            newFile.discard()
-            throw error
-        }
-    }
-
-    /// A full import that replaces the only feed of a file no one has open: built aside and renamed over
-    /// it (see ``ReplacedDatabase``).
-    /// - Returns: the summary, or `nil` when the file turned out not to be replaceable (opened meanwhile):
-    ///   nothing changed, and the import runs in place.
-    private func importReplacing(
-        _ file: String, probe: ReplacedDatabase.Probe, plan: ImportPlan, _ start: ContinuousClock.Instant, _ startDate: Date
-    ) throws -> ImportSummary? {
-        guard let newFile = try NewDatabaseFile.begin(at: file, replacing: true) else { return nil }
-        do {
-            try ReplacedDatabase.keepFeedNumber(probe, feed: options.feed, in: newFile)
-            var offset: Int64 = 0
-            var summary = try load(into: newFile.queue, plan, start, startDate, replacedRows: probe.rows) {
-                offset = try ReplacedDatabase.carryOver(from: file, into: newFile)
-                try self.pipeline.checkCancelled()
-                try newFile.prepare()
-                try ReplacedDatabase.switchIn(newFile, at: file, probe: probe)
-            }
-            // The import's id moved after the old file's history.
-            summary.importID = summary.importID.map { $0 + offset }
-            return summary
-        } catch is ReplacedDatabase.NotReplaceable {
-            newFile.discard()
-            return nil
-        } catch {
-            newFile.discard()
-            // The old file is as it was: its history records the failure, as an import in place would.
-            if let store = try? GTFSStore(path: file) {
-                recordFailure(error, store: store, kind: .full, startDate: startDate)
-                try? store.close()
-            }
-            throw error
-        }
-    }
-
     /// Parses the tables the plan reads and stores them under the commit policy the options ask for.
     ///
     /// `afterCommit` runs once the import has committed, before the summary's duration is taken and the
     /// `finished` progress is reported.
-    private func load(
+    func load(
         into database: any DatabaseWriter, _ plan: ImportPlan, _ start: ContinuousClock.Instant, _ startDate: Date,
         replacedRows: [GTFSFile: Int] = [:], afterCommit: () throws -> Void = {}
     ) throws -> ImportSummary {
@@ -291,7 +240,7 @@ final class ImportRun: FeedImport {
     }
 
     /// Appends a failed or cancelled import to `imports`, after its transaction was rolled back.
-    private func recordFailure(_ error: any Error, store: GTFSStore, kind: ImportSummary.Kind, startDate: Date) {
+    func recordFailure(_ error: any Error, store: GTFSStore, kind: ImportSummary.Kind, startDate: Date) {
         let mapped = importError(error)
         var record = FeedCatalog.ImportRecord(
             feedName: options.feed, source: source.storedDescription, contentHash: nil, startedAt: startDate, kind: kind,

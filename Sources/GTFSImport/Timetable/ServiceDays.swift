@@ -8,77 +8,18 @@ package enum ServiceDays {
     /// The most days the service days of a feed span (``TimetablePart/longestServiceSpan``).
     static let longestSpan = TimetablePart.longestServiceSpan
 
-    /// Computes and writes the feed's service days, service dates and offsets.
+    /// Computes and writes the feed's service days (``/GTFSStoreCore/ServiceDates``), service dates and offsets.
     /// - Returns: warnings: a time zone that is missing or unknown (times are then placed in UTC), calendars
     ///   cut at ``longestSpan``.
     static func build(_ db: Database, feed: Int64) throws -> [GTFSWarning] {
-        var warnings: [GTFSWarning] = []
-        let calendars = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT service_id, monday, tuesday, wednesday, thursday, friday, saturday, sunday, start_date, end_date
-                FROM calendar WHERE feed = ?
-                """, arguments: [feed])
-        func day(_ value: Int?) -> Int? { value.flatMap { GTFSDate(integerValue: $0)?.daysSince1970 } }
-        func day(_ row: Row, _ column: Int) -> Int? { day(row[column] as Int?) }
-        // calendar_dates is large in a large feed: its first date comes from SQL, and its rows are applied
-        // through a cursor below, never held.
-        let firstException = day(try Int.fetchOne(db, sql: "SELECT min(date) FROM calendar_dates WHERE feed = ?", arguments: [feed]))
-        guard let first = (calendars.compactMap { day($0, 8) } + [firstException].compactMap { $0 }).min() else { return [] }
-        let last = first + longestSpan - 1
-
-        // One bit per day of the span for each service: a few hundred bytes each, whatever the feed.
-        let span = last - first + 1
-        var days: [String: [UInt64]] = [:]
-        let none = [UInt64](repeating: 0, count: (span + 63) / 64)
-        func set(_ service: String, _ day: Int, _ on: Bool) {
-            let offset = day - first
-            guard offset >= 0, offset < span else { return }
-            // In place: a copy taken out of the dictionary would be copied again on its first change.
-            let bit: UInt64 = 1 << UInt64(offset % 64)
-            if on { days[service, default: none][offset / 64] |= bit } else { days[service, default: none][offset / 64] &= ~bit }
-        }
-        var clipped: (service: String, end: Int)?
-        for row in calendars {
-            guard let service = row[0] as String?, let start = day(row, 8), let end = day(row, 9) else { continue }
-            let weekdays: [Bool] = (1 ... 7).map { (row[$0] as Int?) == 1 }
-            if end > last && clipped == nil { clipped = (service, (row[9] as Int?) ?? 0) }
-            guard start <= min(end, last) else { continue }
-            for day in start ... min(end, last) where weekdays[GTFSDate.weekday(daysSince1970: day) - 1] {
-                set(service, day, true)
-            }
-        }
-        let exceptions = try Row.fetchCursor(
-            db, sql: "SELECT service_id, date, exception_type FROM calendar_dates WHERE feed = ?", arguments: [feed])
-        while let row = try exceptions.next() {
-            guard let service = row[0] as String?, let date = day(row, 1) else { continue }
-            switch row[2] as Int? {
-            case 1: set(service, date, true)
-            case 2: set(service, date, false)
-            default: break
-            }
-        }
-        if let clipped, let lastDate = GTFSDate(daysSince1970: last) {
-            warnings.append(
-                GTFSError(
-                    .invalidValue, file: GTFSFile.calendar.fileName, column: "end_date",
-                    message: "service \(clipped.service) runs until \(clipped.end): service days are kept up to \(lastDate), "
-                        + "\(longestSpan) days from the feed's first date"))
-        }
-
+        guard let calendar = try calendar(db, feed: feed) else { return [] }
+        var warnings = [calendar.clippedWarning].compactMap { $0 }
         // Written in key order (date, then service), which SQLite appends fastest.
-        let services = days.keys.sorted()
-        let ordered = services.compactMap { days[$0] }
         let insert = try db.makeStatement(sql: "INSERT INTO service_days (feed, date, service_id) VALUES (?, ?, ?)")
         var dates: [GTFSDate] = []
-        for offset in 0 ..< span {
-            guard let date = GTFSDate(daysSince1970: first + offset) else { continue }
-            var runs = false
-            for (index, bits) in ordered.enumerated() where bits[offset / 64] & (1 << UInt64(offset % 64)) != 0 {
-                try insert.execute(arguments: [feed, date.integerValue, services[index]])
-                runs = true
-            }
-            if runs { dates.append(date) }
+        try calendar.forEachServiceDay { date, services in
+            for service in services { try insert.execute(arguments: [feed, date.integerValue, service]) }
+            dates.append(date)
         }
 
         let (timeZone, zoneWarning) = try zone(db, feed: feed)
@@ -99,6 +40,32 @@ package enum ServiceDays {
             }
         }
         return warnings
+    }
+
+    /// The feed's calendar: its calendars, then its exceptions through a cursor (`calendar_dates` is large
+    /// in a large feed, and is never held); `nil` for a feed without either.
+    private static func calendar(_ db: Database, feed: Int64) throws -> ServiceDates? {
+        let calendars = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT service_id, monday, tuesday, wednesday, thursday, friday, saturday, sunday, start_date, end_date
+                FROM calendar WHERE feed = ? ORDER BY service_id
+                """, arguments: [feed])
+        func date(_ value: Int?) -> GTFSDate? { value.flatMap { GTFSDate(integerValue: $0) } }
+        let firstException = date(try Int.fetchOne(db, sql: "SELECT min(date) FROM calendar_dates WHERE feed = ?", arguments: [feed]))
+        guard let first = (calendars.compactMap { date($0[8]) } + [firstException].compactMap { $0 }).min() else { return nil }
+        var calendar = ServiceDates(first: first)
+        for row in calendars {
+            guard let service = row[0] as String?, let start = date(row[8]), let end = date(row[9]) else { continue }
+            calendar.add(service: service, start: start, end: end, weekdays: (1 ... 7).map { (row[$0] as Int?) == 1 })
+        }
+        let exceptions = try Row.fetchCursor(
+            db, sql: "SELECT service_id, date, exception_type FROM calendar_dates WHERE feed = ?", arguments: [feed])
+        while let row = try exceptions.next() {
+            guard let service = row[0] as String?, let day = date(row[1]), let type = row[2] as Int? else { continue }
+            calendar.apply(service: service, date: day, exceptionType: type)
+        }
+        return calendar
     }
 
     /// The name of the feed's time zone: its first agency's `agency_timezone`; `nil` when no agency gives one.

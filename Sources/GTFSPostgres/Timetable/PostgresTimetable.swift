@@ -130,7 +130,7 @@ enum PostgresTimetable {
     /// - Returns: warnings about the feed, as the SQLite store gives them.
     static func update(
         schema: String, feed: Int32, changed: Set<GTFSFile>, connection: PostgresConnection
-    ) throws(PostgresError) -> [GTFSWarning] {
+    ) throws -> [GTFSWarning] {
         var warnings: [GTFSWarning] = []
         for part in TimetablePart.allCases where !part.sources.isDisjoint(with: changed) {
             for table in tables(of: part) {
@@ -152,46 +152,10 @@ enum PostgresTimetable {
         }
     }
 
-    /// `service_days` (calendars, then the dates added and removed), `feed_days` and the feed's time zone:
-    /// the same days as the SQLite store, up to `TimetablePart.longestServiceSpan` days from the first.
-    private static func buildCalendar(schema: String, feed: Int32, connection: PostgresConnection) throws(PostgresError) -> [GTFSWarning] {
-        var warnings: [GTFSWarning] = []
-        let span = TimetablePart.longestServiceSpan
-        let weekdays = "ARRAY[c.monday, c.tuesday, c.wednesday, c.thursday, c.friday, c.saturday, c.sunday]"
-        try connection.execute(
-            """
-            WITH bounds AS (
-                SELECT min(d) AS first FROM (
-                    SELECT start_date AS d FROM \(schema).calendar WHERE feed = \(feed)
-                    UNION ALL SELECT date FROM \(schema).calendar_dates WHERE feed = \(feed)) x),
-            regular AS (
-                SELECT c.service_id, d.day::date AS date
-                FROM \(schema).calendar c CROSS JOIN bounds b
-                CROSS JOIN LATERAL generate_series(c.start_date::timestamp, least(c.end_date, b.first + \(span - 1))::timestamp, interval '1 day') d(day)
-                WHERE c.feed = \(feed) AND (\(weekdays))[extract(isodow FROM d.day)::integer] = 1),
-            exceptions AS (
-                SELECT e.service_id, e.date, e.exception_type FROM \(schema).calendar_dates e, bounds b
-                WHERE e.feed = \(feed) AND e.date < b.first + \(span))
-            INSERT INTO \(schema).service_days (feed, date, service_id)
-            SELECT \(feed), date, service_id FROM regular r
-            WHERE NOT EXISTS (SELECT 1 FROM exceptions e WHERE e.exception_type = 2 AND e.service_id = r.service_id AND e.date = r.date)
-            UNION SELECT \(feed), date, service_id FROM exceptions WHERE exception_type = 1
-            """, "fill service_days")
-        let clipped = try connection.query(
-            """
-            SELECT c.service_id, to_char(c.end_date, 'YYYYMMDD'), to_char(b.first + \(span - 1), 'YYYYMMDD')
-            FROM \(schema).calendar c, (SELECT min(d) AS first FROM (
-                SELECT start_date AS d FROM \(schema).calendar WHERE feed = \(feed)
-                UNION ALL SELECT date FROM \(schema).calendar_dates WHERE feed = \(feed)) x) b
-            WHERE c.feed = \(feed) AND c.end_date > b.first + \(span - 1) ORDER BY c.service_id LIMIT 1
-            """, [], "look for long calendars")
-        if let row = clipped.first, let service = row[0], let end = row[1], let last = row[2].flatMap({ GTFSDate($0) }) {
-            warnings.append(
-                GTFSError(
-                    .invalidValue, file: GTFSFile.calendar.fileName, column: "end_date",
-                    message: "service \(service) runs until \(end): service days are kept up to \(last), \(span) days from the feed's first date"))
-        }
-
+    /// `service_days` (``/GTFSStoreCore/ServiceDates``, the SQLite store's rule), `feed_days` and the feed's
+    /// time zone.
+    private static func buildCalendar(schema: String, feed: Int32, connection: PostgresConnection) throws -> [GTFSWarning] {
+        var warnings = [try fillServiceDays(schema: schema, feed: feed, connection: connection)].compactMap { $0 }
         // The zone, else UTC.
         let zones = try connection.query(
             FeedClock.zoneSQL(.postgres, table: "\(schema).agency"), [String(feed)],
@@ -221,6 +185,52 @@ enum PostgresTimetable {
         // As in the SQLite store, the zone matters only to a feed with service days.
         if let zoneWarning, !days.isEmpty { warnings.append(zoneWarning) }
         return warnings
+    }
+
+    /// The rows of `service_days`, from the calendars, then the exceptions read through a cursor, sent ten
+    /// thousand at a time: bounded memory for any feed.
+    /// - Returns: the warning about a calendar cut at the span's end, if one was.
+    private static func fillServiceDays(schema: String, feed: Int32, connection: PostgresConnection) throws -> GTFSWarning? {
+        let calendars = try connection.query(
+            """
+            SELECT service_id, monday, tuesday, wednesday, thursday, friday, saturday, sunday, to_char(start_date, 'YYYYMMDD'),
+                to_char(end_date, 'YYYYMMDD') FROM \(schema).calendar WHERE feed = \(feed) ORDER BY service_id
+            """, [], "read the calendars")
+        let firstException = try connection.query(
+            "SELECT to_char(min(date), 'YYYYMMDD') FROM \(schema).calendar_dates WHERE feed = \(feed)", [], "read the exceptions")
+        let starts = calendars.compactMap { $0[8].flatMap { GTFSDate($0) } } + [firstException.first?.first.flatMap { $0 }.flatMap { GTFSDate($0) }].compactMap { $0 }
+        guard let first = starts.min() else { return nil }
+        var dates = ServiceDates(first: first)
+        for row in calendars {
+            guard let service = row[0], let start = row[8].flatMap({ GTFSDate($0) }), let end = row[9].flatMap({ GTFSDate($0) }) else { continue }
+            dates.add(service: service, start: start, end: end, weekdays: (1 ... 7).map { row[$0] == "1" })
+        }
+        try connection.execute(
+            "DECLARE exceptions NO SCROLL CURSOR FOR SELECT service_id, to_char(date, 'YYYYMMDD'), exception_type FROM \(schema).calendar_dates WHERE feed = \(feed)",
+            "read the exceptions")
+        let cursor = PostgresCursor(name: "exceptions", batch: 5_000, connection: connection, operation: "read the exceptions")
+        while let row = try cursor.nextRow() {
+            guard let service = row[0], let date = row[1].flatMap({ GTFSDate($0) }), let type = row[2].flatMap({ Int($0) }) else { continue }
+            dates.apply(service: service, date: date, exceptionType: type)
+        }
+        try connection.execute("CLOSE exceptions", "read the exceptions")
+        var rows: (dates: [String?], services: [String?]) = ([], [])
+        func send() throws(PostgresError) {
+            guard !rows.dates.isEmpty else { return }
+            _ = try connection.query(
+                "INSERT INTO \(schema).service_days (feed, date, service_id) SELECT \(feed), unnest($1::date[]), unnest($2::text[])",
+                [PostgresConnection.arrayLiteral(rows.dates), PostgresConnection.arrayLiteral(rows.services)], "fill service_days")
+            rows = ([], [])
+        }
+        try dates.forEachServiceDay { date, services in
+            for service in services {
+                rows.dates.append(date.description)
+                rows.services.append(service)
+            }
+            if rows.dates.count >= 10_000 { try send() }
+        }
+        try send()
+        return dates.clippedWarning
     }
 
     /// Whether the server knows the time zone `name` (asking `pg_timezone_names` reads every zone file:
