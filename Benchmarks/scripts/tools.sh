@@ -40,3 +40,20 @@ vbb_changed_feed() {
     fi
     echo "$changed"
 }
+
+# Starts a PostgreSQL server of its own: initdb into FOLDER/server as the postgres user (default settings,
+# C locale), a Unix socket there on PORT, no TCP. Prints its URI. Stop it with stop_postgres FOLDER.
+start_postgres() { # folder port
+    local folder="$1" port="$2" bin="${GTFS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}"
+    chmod 755 "$folder"
+    mkdir "$folder/server" && chown postgres "$folder/server"
+    runuser -u postgres -- "$bin/initdb" -D "$folder/server/data" -U postgres -A trust -E UTF8 --locale=C > /dev/null
+    runuser -u postgres -- "$bin/pg_ctl" -D "$folder/server/data" -l "$folder/server/log" -w \
+        -o "-k $folder/server -p $port -c listen_addresses=''" start > /dev/null
+    echo "postgresql:///postgres?host=$folder/server&port=$port&user=postgres"
+}
+
+stop_postgres() { # folder
+    local bin="${GTFS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}"
+    runuser -u postgres -- "$bin/pg_ctl" -D "$1/server/data" -m immediate stop > /dev/null 2>&1 || true
+}

@@ -31,12 +31,9 @@ final class KeptChanges: @unchecked Sendable {
     /// Keeps one row change (of an incremental import).
     func keep(_ change: RowChange) {
         guard keepsRows, failure == nil else { return }
-        let key = "{" + change.key.map { JSONLiteral.string($0.column) + ":" + JSONLiteral.value($0.value) }.joined(separator: ",") + "}"
-        let columns = change.updates.isEmpty
-            ? nil
-            : "{" + change.updates.map { JSONLiteral.string($0.column) + ":{\"old\":" + JSONLiteral.value($0.old) + ",\"new\":" + JSONLiteral.value($0.new) + "}" }
-                .joined(separator: ",") + "}"
-        write(table: GTFSSchema.tableName(for: change.file), kind: change.kind.rawValue, key: key, columns: columns)
+        write(
+            table: GTFSSchema.tableName(for: change.file), kind: change.kind.rawValue, key: JSONLiteral.key(of: change),
+            columns: JSONLiteral.columns(of: change))
     }
 
     /// Ends the import's changes: a full import keeps a `replace` row for each of `replaced`, then every

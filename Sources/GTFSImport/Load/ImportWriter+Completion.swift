@@ -98,10 +98,7 @@ extension ImportWriter {
         record.unchanged = changes.unchanged + unchangedElsewhere
         record.rejected = rejected
         let importID = try FeedCatalog.record(db, record)
-        let replaced = GTFSFile.loadOrder.filter { file in
-            plan.replaced.contains(file) && (loaded[file] != nil || (plan.existing?.tablesWithRows.contains(file) ?? false))
-        }
-        try keeper.kept?.finish(db, importID: importID, replaced: replaced)
+        try keeper.kept?.finish(db, importID: importID, replaced: plan.keptReplacements(loaded: Set(loaded.keys)))
         try FeedCatalog.setCurrentVersion(db, feed: feed, source: sourceName, importID: importID, contentHash: contentHash)
         summary.importID = importID
         summary.contentHash = contentHash

@@ -2,7 +2,7 @@
 /// per feed in `feeds`, per feed and table in `feed_tables` (the file's SHA-256 and counts), and per import
 /// that changed something or failed in `imports`.
 enum PostgresFeedTables {
-    /// `CREATE … IF NOT EXISTS` of the three and of `feed_groups`, in `schema`.
+    /// `CREATE … IF NOT EXISTS` of the three, of `feed_groups` and of `changes`, in `schema`.
     /// - Parameter groupsKeyed: whether `feed_groups` gets its key now (see `PostgresGroups`).
     static func createStatements(schema: String, groupsKeyed: Bool) -> [String] {
         [
@@ -43,6 +43,23 @@ enum PostgresFeedTables {
                 message text)
             """,
             PostgresGroups.createStatement(schema: schema, keyed: groupsKeyed),
+            changesStatement(schema: schema),
         ]
+    }
+
+    /// `changes`: the changes of the imports that keep them (``/GTFSStoreCore/ImportOptions/keepsChanges``),
+    /// by import and order, as the SQLite store's `changes` holds them.
+    static func changesStatement(schema: String) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(schema).changes (
+            import_id bigint NOT NULL,
+            seq bigint NOT NULL,
+            feed_name text NOT NULL,
+            table_name text NOT NULL,
+            kind text NOT NULL CHECK (kind IN ('insert', 'update', 'delete', 'replace')),
+            key text,
+            columns text,
+            PRIMARY KEY (import_id, seq))
+        """
     }
 }

@@ -66,8 +66,9 @@ public final class PostgresStore: FeedStore, @unchecked Sendable {
         return try body()
     }
 
-    /// A PostgreSQL import is one transaction: no batched commits; its changes are neither reported nor kept.
-    public static let capabilities = StoreCapabilities(batchedCommits: false, reportsChanges: false, keepsChanges: false)
+    /// A PostgreSQL import is one transaction: no batched commits; its changes are reported and kept as
+    /// in the SQLite store.
+    public static let capabilities = StoreCapabilities(batchedCommits: false, reportsChanges: true, keepsChanges: true)
 
     /// The static `capabilities`, for a store at hand.
     public var capabilities: StoreCapabilities { Self.capabilities }

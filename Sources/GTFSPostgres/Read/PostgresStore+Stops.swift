@@ -76,7 +76,7 @@ extension PostgresStore {
             let (sql, arguments) = PostgresNameSearch.search(words, feed: number, limit: limit)
             let ranked = try reading.query(sql, arguments, "search the stops' names").compactMap { $0.first ?? nil }
             guard !ranked.isEmpty else { return [] }
-            let stops = try reading.records(Stop.self, feed: number, where: "stop_id = ANY($1::text[])", [.text(PostgresStopNames.array(ranked))])
+            let stops = try reading.records(Stop.self, feed: number, where: "stop_id = ANY($1::text[])", [.text(PostgresConnection.arrayLiteral(ranked))])
             let order = Dictionary(ranked.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             return stops.sorted { (order[$0.stopID.description] ?? 0) < (order[$1.stopID.description] ?? 0) }
         }

@@ -37,6 +37,8 @@ enum PostgresSchemaVersion {
             eachFeed: { schema, feed, connection throws(PostgresError) in
                 try PostgresStopNames.fill(schema: schema, feed: feed, connection: connection)
             }),
+        // 3: the kept changes of imports.
+        PostgresMigration(version: 3) { schema in [PostgresFeedTables.changesStatement(schema: schema)] },
     ]
 
     /// The latest version with `migrations`.

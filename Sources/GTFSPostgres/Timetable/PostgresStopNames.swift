@@ -31,7 +31,7 @@ enum PostgresStopNames {
                 """
                 INSERT INTO \(schema).stop_name_words (feed, word, stop_id)
                 SELECT \(feed), w, s FROM unnest($1::text[], $2::text[]) AS u(w, s) ON CONFLICT DO NOTHING
-                """, [array(words), array(stops)], "fill stop_name_words")
+                """, [PostgresConnection.arrayLiteral(words), PostgresConnection.arrayLiteral(stops)], "fill stop_name_words")
             (words, stops) = ([], [])
         }
         while let row = try cursor.nextRow() {
@@ -44,20 +44,5 @@ enum PostgresStopNames {
         }
         try flush()
         try connection.execute("CLOSE stop_names", "read the stops' names")
-    }
-
-    /// `values` as a PostgreSQL array literal of text (`{"a","b"}`).
-    static func array(_ values: [String]) -> String {
-        var literal = "{"
-        for (index, value) in values.enumerated() {
-            if index > 0 { literal += "," }
-            literal += "\""
-            for character in value {
-                if character == "\"" || character == "\\" { literal.append("\\") }
-                literal.append(character)
-            }
-            literal += "\""
-        }
-        return literal + "}"
     }
 }

@@ -1,5 +1,5 @@
 /// Values of a ``RowChange`` as JSON text, for the change log of `gtfs-import --changes` and the kept
-/// changes of ``KeptChanges``.
+/// changes of both stores.
 package enum JSONLiteral {
     /// A stored value: numbers bare (a non-finite double as `null`), text quoted.
     package static func value(_ value: RowChange.Value) -> String {
@@ -28,5 +28,18 @@ package enum JSONLiteral {
             }
         }
         return result + "\""
+    }
+
+    /// A change's key as a kept change holds it: `{"trip_id":"T1","stop_sequence":3}`.
+    package static func key(of change: RowChange) -> String {
+        "{" + change.key.map { string($0.column) + ":" + value($0.value) }.joined(separator: ",") + "}"
+    }
+
+    /// An update's changed columns as a kept change holds them, `{"departure_time":{"old":28800,"new":28860}}`;
+    /// `nil` for another change.
+    package static func columns(of change: RowChange) -> String? {
+        guard !change.updates.isEmpty else { return nil }
+        return "{" + change.updates.map { string($0.column) + ":{\"old\":" + value($0.old) + ",\"new\":" + value($0.new) + "}" }
+            .joined(separator: ",") + "}"
     }
 }

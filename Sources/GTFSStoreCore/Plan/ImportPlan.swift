@@ -39,6 +39,15 @@ package struct ImportPlan {
     /// The tables to read and parse.
     package var tablesToParse: Set<GTFSFile> { imported.subtracting(unchanged.keys) }
 
+    /// The tables a full import keeps a `replace` change for (``ImportOptions/keepsChanges``): those it
+    /// replaces that it loaded or that held the feed's rows, in load order.
+    /// - Parameter loaded: the tables the import loaded a file into.
+    package func keptReplacements(loaded: Set<GTFSFile>) -> [GTFSFile] {
+        GTFSFile.loadOrder.filter { file in
+            replaced.contains(file) && (loaded.contains(file) || (existing?.tablesWithRows.contains(file) ?? false))
+        }
+    }
+
     /// Tables of the stored feed that a whole new feed lacks: an incremental import deletes their rows.
     package var removed: Set<GTFSFile> {
         guard incremental, replaceAll, let existing else { return [] }
