@@ -39,7 +39,7 @@ struct ImportCommand: ParsableCommand {
     var batchCommit: Int?
 
     @Option(name: .long, help: ArgumentHelp("Bytes read from the input at a time.", valueName: "BYTES"))
-    var chunkSize = ImportOptions().chunkSize
+    var chunkSize = ImportOptions().parsing.chunkSize
 
     @Flag(name: .long, help: "No progress and no summary table (errors are still reported).")
     var quiet = false
@@ -69,10 +69,10 @@ struct ImportCommand: ParsableCommand {
     var maxRejected: RejectionLimitArgument?
 
     @Option(name: .long, help: ArgumentHelp("The longest identifier value accepted, in bytes; a longer one rejects its row.", valueName: "BYTES"))
-    var maxIDLength = ImportOptions().maxIDLength
+    var maxIDLength = ImportOptions().parsing.maxIDLength
 
     @Option(name: .long, help: ArgumentHelp("The longest text value accepted, in bytes; a longer one rejects its row.", valueName: "BYTES"))
-    var maxTextLength = ImportOptions().maxTextLength
+    var maxTextLength = ImportOptions().parsing.maxTextLength
 
     @Option(
         name: .long,
@@ -194,14 +194,14 @@ struct ImportCommand: ParsableCommand {
         options.feed = feedOption.feed
         options.keepsChanges = keepChanges
         options.update = full ? .full : .automatic
-        options.strict = strict
-        options.chunkSize = chunkSize
-        options.maxIDLength = maxIDLength
-        options.maxTextLength = maxTextLength
+        options.parsing.strict = strict
+        options.parsing.chunkSize = chunkSize
+        options.parsing.maxIDLength = maxIDLength
+        options.parsing.maxTextLength = maxTextLength
         if let maxRejected { options.maxRejected = maxRejected.limit }
         if let wait { options.lockWait = .milliseconds(Int((wait * 1000).rounded())) }
         if let batchCommit { options.mode = .batched(rowsPerCommit: batchCommit) }
-        if errors != nil { options.maxStoredErrors = .max }
+        if errors != nil { options.parsing.maxStoredErrors = .max; options.parsing.maxStoredWarnings = .max }
         // What `--changes` asks for, to be checked; `run` gives the handler that writes them.
         if changes != nil { options.changeHandler = { _ in } }
         return options
@@ -211,7 +211,7 @@ struct ImportCommand: ParsableCommand {
     static func optionMessage(_ error: ImportError) -> String {
         guard case .invalidOption(let option, let problem) = error else { return error.description }
         let flags = [
-            "chunkSize": "--chunk-size", "maxIDLength": "--max-id-length", "maxTextLength": "--max-text-length",
+            "parsing.chunkSize": "--chunk-size", "parsing.maxIDLength": "--max-id-length", "parsing.maxTextLength": "--max-text-length",
             "maxRejected": "--max-rejected", "feed": "--feed", "changeHandler": "--changes", "keepsChanges": "--keep-changes",
             "mode": "--batch-commit", "lockWait": "--wait",
         ]

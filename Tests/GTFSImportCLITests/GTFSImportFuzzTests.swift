@@ -132,7 +132,7 @@ struct GTFSImportFuzzTests {
             try FileManager.default.copyItem(atPath: corpus.baseDB, toPath: db)
             var options = ImportOptions()
             options.feed = isZip ? "default" : "stops"
-            options.strict = Int.random(in: 0 ..< 4, using: &rng) == 0
+            options.parsing.strict = Int.random(in: 0 ..< 4, using: &rng) == 0
             options.update = Bool.random(using: &rng) ? .full : .automatic
             let context = "seed \(Self.seed), run \(runs)"
             do {

@@ -16,9 +16,9 @@ struct DuplicateKeyTests {
         (1 ... count).map { "\(trip),08:00:00,08:00:00,S1,\($0)\n" }.joined()
     }
 
-    static func options(batchSize: Int = ImportOptions().batchSize) -> ImportOptions {
+    static func options(batchSize: Int = ImportOptions().parsing.batchSize) -> ImportOptions {
         var options = ImportOptions()
-        options.batchSize = batchSize
+        options.parsing.batchSize = batchSize
         options.checksReferences = false
         return options
     }
@@ -91,7 +91,7 @@ struct DuplicateKeyTests {
             let store = try GTFSStore(path: folder.file("feed.sqlite"))
             let path = try folder.write(Self.header + Self.trip("T1", 6) + "T1,09:00:00,09:00:00,S2,4\n" + "T1,09:00:00,09:00:00,S2,1\n", name: "stop_times.txt")
             var options = Self.options(batchSize: batchSize)
-            options.strict = true
+            options.parsing.strict = true
             #expect {
                 try store.importFeedSynchronously(from: try FeedSource(path: path), options: options)
             } throws: { error in
@@ -144,7 +144,7 @@ struct DuplicateKeyTests {
         let folder = try TemporaryFolder()
         var options = Self.options(batchSize: 16)
         options.maxRejected = .share(1)
-        options.maxStoredErrors = 200
+        options.parsing.maxStoredErrors = 200
         let text = Self.header + Self.trip("T0", 3) + String(repeating: "T1,08:00:00,08:00:00,S1,1\n", count: 3000) + Self.trip("T2", 3)
         let table = try Self.importFile(text, options: options, in: folder)
         #expect(table.rowsStored == 7 && table.rowsRejected == 2999)

@@ -99,7 +99,7 @@ struct GroupDiffTests {
         var options = ImportOptions()
         options.feed = "vbb"
         // Tiny batches: groups run across batch boundaries.
-        options.batchSize = 3
+        options.parsing.batchSize = 3
         return options
     }
 

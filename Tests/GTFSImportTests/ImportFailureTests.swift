@@ -136,7 +136,7 @@ struct ImportFailureTests {
     func strictBadRow(row: String) throws {
         let setup = try Setup()
         var options = ImportOptions()
-        options.strict = true
+        options.parsing.strict = true
         let path = setup.next + "/stop_times.txt"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try Data((text + row).utf8).write(to: URL(fileURLWithPath: path))
@@ -192,7 +192,7 @@ struct ImportFailureTests {
         let setup = try Setup()
         var options = ImportOptions()
         options.mode = .batched(rowsPerCommit: 1000)
-        options.batchSize = 500
+        options.parsing.batchSize = 500
         let operation = ImportOperation(source: try FeedSource(path: setup.next), store: setup.store, options: options)
         let path = setup.store.path
         let visible = Mutex<Int>(-1)
@@ -236,7 +236,7 @@ struct ImportFailureTests {
         let queue = DispatchQueue(label: "test.slow-receiver")
         let finished = DispatchSemaphore(value: 0)
         var options = ImportOptions()
-        options.batchSize = 64  // many batches: many chances to report
+        options.parsing.batchSize = 64  // many batches: many chances to report
         let operation = ImportOperation(source: try FeedSource(path: setup.next), store: setup.store, options: options, progressQueue: queue) {
             progress in
             received.withLock { $0.append(progress) }

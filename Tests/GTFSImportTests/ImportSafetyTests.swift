@@ -116,24 +116,28 @@ struct ImportSafetyTests {
         let summary = try setup.store.importFeedSynchronously(from: try FeedSource(path: path), options: options)
         let table = try #require(summary.table(.stopTimes))
         #expect(table.rowsStored == 1 && table.rowsRejected == 2999)
-        #expect(table.errors.count == options.maxStoredErrors)
+        #expect(table.errors.count == options.parsing.maxStoredErrors)
         #expect(table.errors.prefix(3).map(\.description) == (3 ... 5).map {
             "stop_times.txt:\($0): (trip_id, stop_sequence) = (\"T1\", 1) repeats line 2; rejected"
         })
     }
 
     @Test("Option values out of range fail before the database is touched", arguments: [
-        "chunkSize", "batchSize", "maxBatchesInFlight", "maxRejected", "maxIDLength", "lockWait", "feed",
+        "parsing.chunkSize", "parsing.batchSize", "maxBatchesInFlight", "maxRejected", "parsing.maxIDLength", "lockWait", "feed",
+        "parsing.tables", "parsing.hashesContent",
     ])
     func badOptions(_ name: String) throws {
         let folder = try TemporaryFolder()
         var options = ImportOptions()
         switch name {
-        case "chunkSize": options.chunkSize = Int.max
-        case "batchSize": options.batchSize = 1 << 40
+        case "parsing.chunkSize": options.parsing.chunkSize = Int.max
+        case "parsing.batchSize": options.parsing.batchSize = 1 << 40
         case "maxBatchesInFlight": options.maxBatchesInFlight = 0
         case "maxRejected": options.maxRejected = .share(2)
-        case "maxIDLength": options.maxIDLength = -1
+        case "parsing.maxIDLength": options.parsing.maxIDLength = -1
+        // Set by the import itself: another value would be ignored, so it is refused.
+        case "parsing.tables": options.parsing.tables = [.stops]
+        case "parsing.hashesContent": options.parsing.hashesContent = false
         case "lockWait": options.lockWait = .seconds(-1)
         default: options.feed = ""
         }

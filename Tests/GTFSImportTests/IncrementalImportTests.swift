@@ -199,7 +199,7 @@ struct IncrementalImportTests {
         var broken = new
         broken["stops.txt"] = new["stops.txt", default: ""] + "S500,\"Kaputt\",north,13.4\n"
         var strict = Self.options()
-        strict.strict = true
+        strict.parsing.strict = true
         #expect(throws: ImportError.self) {
             try store.importFeedSynchronously(from: try FeedSource(path: try FeedFiles.directory(broken, in: folder, name: "broken")), options: strict)
         }

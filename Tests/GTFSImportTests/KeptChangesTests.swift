@@ -52,7 +52,7 @@ struct KeptChangesTests {
         var broken = new
         broken["stop_times.txt"] = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,xx,08:00:00,S1,1\n"
         var strict = options
-        strict.strict = true
+        strict.parsing.strict = true
         #expect(throws: (any Error).self) {
             try store.importFeedSynchronously(from: try FeedSource(path: try FeedFiles.directory(broken, in: folder, name: "v3")), options: strict)
         }

@@ -84,7 +84,7 @@ struct NewDatabaseFileTests {
         let setup = try Setup()
         var options = ImportOptions()
         if point == "strict" {
-            options.strict = true
+            options.parsing.strict = true
             let file = setup.feed + "/stop_times.txt"
             let text = try String(contentsOfFile: file, encoding: .utf8)
             try Data((text + "T1,07:00:00,07:00:00,S1,x\n").utf8).write(to: URL(fileURLWithPath: file))

@@ -11,7 +11,7 @@ struct ReplacedDatabaseTests {
     static func run(_ directory: String, into path: String, full: Bool = true, strict: Bool = false) -> Result<ImportSummary, ImportError>? {
         var options = ImportOptions()
         options.update = full ? .full : .automatic
-        options.strict = strict
+        options.parsing.strict = strict
         guard let source = try? FeedSource(path: directory) else { return nil }
         let operation = ImportOperation(source: source, databasePath: path, options: options)
         operation.start()

@@ -22,12 +22,12 @@ extension ImportRun {
 
     /// A full import that replaces the only feed of a file no one has open: built aside and renamed over
     /// it (see ``ReplacedDatabase``).
-    /// - Returns: the summary, or `nil` when the file turned out not to be replaceable (opened meanwhile):
-    ///   nothing changed, and the import runs in place.
+    /// - Throws: ``ReplacedDatabase/NotReplaceable`` when the file turned out not to be replaceable (opened
+    ///   meanwhile): nothing changed, and the import runs in place.
     func importReplacing(
         _ file: String, probe: ReplacedDatabase.Probe, plan: ImportPlan, _ start: ContinuousClock.Instant, _ startDate: Date
-    ) throws -> ImportSummary? {
-        guard let newFile = try NewDatabaseFile.begin(at: file, replacing: true) else { return nil }
+    ) throws -> ImportSummary {
+        guard let newFile = try NewDatabaseFile.begin(at: file, replacing: true) else { throw ReplacedDatabase.NotReplaceable() }
         do {
             try ReplacedDatabase.keepFeedNumber(probe, feed: options.feed, in: newFile)
             var offset: Int64 = 0
@@ -40,9 +40,9 @@ extension ImportRun {
             // The import's id moved after the old file's history.
             summary.importID = summary.importID.map { $0 + offset }
             return summary
-        } catch is ReplacedDatabase.NotReplaceable {
+        } catch let error as ReplacedDatabase.NotReplaceable {
             newFile.discard()
-            return nil
+            throw error
         } catch {
             newFile.discard()
             // The old file is as it was: its history records the failure, as an import in place would.

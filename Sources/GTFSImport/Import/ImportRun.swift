@@ -8,9 +8,9 @@ import Synchronization
 /// are thin adapters over it.
 ///
 /// The story: check the options, find the database file and take its lock (``ImportLock``); a first import
-/// into a path that holds nothing builds a new file aside (``NewDatabaseFile``), any other opens the store
-/// and plans (``ImportPlan``): full, or incremental after hashing the files, which may find nothing to do.
-/// Then the parser runs on its own thread (``ImportPipeline``) while an ``ImportWriter`` stores its batches
+/// into a path that holds nothing builds a new file aside (``NewDatabaseFile``), any other opens the store.
+/// The core's ``/GTFSStoreCore/ImportDriver`` then plans over an ``SQLiteWriter``: full, or incremental
+/// after hashing the files, which may find nothing to do. Then the parser runs on its own thread (``ImportPipeline``) while an ``ImportWriter`` stores its batches
 /// through a loader per table, inside the transactions of a ``CommitPolicy``; the result is an
 /// ``/GTFSStoreCore/ImportSummary``, or a failure recorded in `imports` and thrown as an ``/GTFSStoreCore/ImportError``.
 final class ImportRun: FeedImport {
@@ -73,8 +73,9 @@ final class ImportRun: FeedImport {
         let startDate = Date()
         try options.validate()
         try pipeline.checkCancelled()
-        let entries = try source.entries().filter { $0.table != nil }
-        let imported = try Self.importedTables(entries, of: source)
+        let entries = try source.entries()
+        let driver = try ImportDriver(source: source, entries: entries, options: options, start: start) { [pipeline] in pipeline.isCancelled }
+        let tableEntries = entries.filter { $0.table != nil }
         // The file the path leads to: a store is created at the end of a dangling symbolic link, not at the link.
         let file = DatabasePath.resolved(databasePath)
         if let problem = DatabasePath.problem(file) { throw StoreError.notAGTFSDatabase(path: databasePath, reason: problem) }
@@ -86,74 +87,38 @@ final class ImportRun: FeedImport {
         }
         defer { lock.release() }
         NewDatabaseFile.removeLeftovers(of: file)
+        func writer(_ target: SQLiteWriter.Target) -> SQLiteWriter {
+            SQLiteWriter(run: self, target: target, entries: tableEntries, file: file, start: start, startDate: startDate)
+        }
         let store: GTFSStore
         switch destination {
         case .store(let open):
             store = open
         case .path(let path):
-            if !FileManager.default.fileExists(atPath: file) { try DiskSpace.check(entries, databasePath: file) }
+            if !FileManager.default.fileExists(atPath: file) { try DiskSpace.check(tableEntries, databasePath: file) }
             if options.mode == .atomic, let newFile = try NewDatabaseFile.begin(at: file) {
-                return try importIntoNewFile(newFile, plan: plan(imported, existing: nil, incremental: false), start, startDate)
+                return try driver.run(writer(.newFile(newFile)))
             }
-            let full = plan(imported, existing: nil, incremental: false)
             // Not with a handler of changes or of the commit: a build aside that turns out not replaceable
             // runs again in place, and would tell them twice.
             if options.mode == .atomic, options.update == .full, options.changeHandler == nil, options.beforeCommit == nil, source.isWholeFeed,
-                Set(full.replaced) == Set(GTFSFile.allCases), let probe = ReplacedDatabase.probe(file, feed: options.feed)
+                Set(driver.plan(existing: nil, incremental: false).replaced) == Set(GTFSFile.allCases),
+                let probe = ReplacedDatabase.probe(file, feed: options.feed)
             {
-                try DiskSpace.check(entries, databasePath: file)
-                if let summary = try importReplacing(file, probe: probe, plan: full, start, startDate) { return summary }
+                try DiskSpace.check(tableEntries, databasePath: file)
+                do {
+                    return try driver.run(writer(.replacing(file, probe)))
+                } catch is ReplacedDatabase.NotReplaceable {}
             }
             store = try GTFSStore(path: path)
         }
         // From here on every outcome is recorded in `imports`.
-        var kind = ImportSummary.Kind.full
         do {
-            let existing = try store.pool.read { db in try FeedCatalog.state(db, name: options.feed) }
-            let incremental = existing != nil && options.update == .automatic && options.mode == .atomic
-            kind = incremental ? .incremental : .full
-            if !incremental { try DiskSpace.check(entries, databasePath: file) }
-            var plan = plan(imported, existing: existing, incremental: incremental)
-            guard incremental, let existing else { return try load(into: store.pool, plan, start, startDate) }
-            let hashStart = ContinuousClock.now
-            observe(.hashing, "")
-            reporter.offer(WriterState(start: start).progress(phase: .hashing))
-            let assumed = try plan.assumeUnchangedFiles(in: source, stored: existing, options: options.parseOptions) { !self.isCancelled }
-            let hashedFirst = ContinuousClock.now - hashStart
-            if !assumed.isEmpty {
-                // The files whose zip CRC-32 matches are hashed while the others load (see HashConfirmation).
-                let confirmation = HashConfirmation(assumed, options: options.parseOptions) { [pipeline] in pipeline.isCancelled }
-                defer { confirmation.finish() }
-                plan.confirmation = confirmation
-                if !plan.isNoChange {
-                    do {
-                        var summary = try load(into: store.pool, plan, start, startDate)
-                        summary.hashDuration = hashedFirst + confirmation.duration
-                        return summary
-                    } catch is ImportPlan.Outdated where !isCancelled {}
-                } else if confirmation.confirmed() {
-                    return noChangeSummary(plan, hashDuration: ContinuousClock.now - hashStart, start: start)
-                }
-                // A file with the stored CRC-32 has other content: hash every file first, and start again.
-                plan = self.plan(imported, existing: existing, incremental: incremental)
-                try plan.findUnchangedFiles(in: source, stored: existing, options: options.parseOptions) { !self.isCancelled }
-            }
-            let hashDuration = ContinuousClock.now - hashStart
-            if plan.isNoChange { return noChangeSummary(plan, hashDuration: hashDuration, start: start) }
-            var summary = try load(into: store.pool, plan, start, startDate)
-            summary.hashDuration = hashDuration
-            return summary
+            return try driver.run(writer(.store(store)))
         } catch {
-            recordFailure(error, store: store, kind: kind, startDate: startDate)
+            recordFailure(error, store: store, kind: driver.kind, startDate: startDate)
             throw error
         }
-    }
-
-    /// The plan of an import of the `imported` tables, given what the store holds of the feed.
-    private func plan(_ imported: Set<GTFSFile>, existing: FeedState?, incremental: Bool) -> ImportPlan {
-        ImportPlan(
-            imported: imported, existing: existing, incremental: incremental,
-            replaceAll: (options.replacement ?? (source.isWholeFeed ? .allTables : .importedTables)) == .allTables)
     }
 
     /// Parses the tables the plan reads and stores them under the commit policy the options ask for.
@@ -164,7 +129,7 @@ final class ImportRun: FeedImport {
         into database: any DatabaseWriter, _ plan: ImportPlan, _ start: ContinuousClock.Instant, _ startDate: Date,
         replacedRows: [GTFSFile: Int] = [:], afterCommit: () throws -> Void = {}
     ) throws -> ImportSummary {
-        var parseOptions = options.parseOptions
+        var parseOptions = options.parsing
         parseOptions.tables = plan.incremental ? plan.tablesToParse : nil
         let channel = pipeline.start(source, options: parseOptions, maxBatchesInFlight: options.maxBatchesInFlight)
         defer { pipeline.stop() }
@@ -205,35 +170,14 @@ final class ImportRun: FeedImport {
         if wrote { database.writeWithoutTransaction { GTFSStore.checkpoint($0) } }
         try afterCommit()
         guard let feed = writer.state.feedSummary else { throw CancellationError() }
-        summary.tables = plan.summaryTables(writer.state.tableImports(feed, maxErrors: options.maxStoredErrors), changes: writer.state.changesByTable)
+        summary.tables = plan.summaryTables(writer.state.tableImports(feed, maxErrors: options.parsing.maxStoredErrors), changes: writer.state.changesByTable)
         // The parser's warnings first; the completion's (the time zone, say) follow.
         summary.warnings = feed.warnings + summary.warnings
         summary.skippedFiles = feed.skippedFiles
-        if let empty = emptyFeedWarning(summary) { summary.warnings.append(empty) }
         summary.bytesRead = feed.bytesRead
         summary.duration = .now - start
         summary.diffDuration = writer.state.diffDuration
         var final = writer.state.progress(phase: .finished, bytesRead: feed.bytesRead, totalBytes: feed.bytesRead)
-        final.fileName = ""
-        reporter.offer(final)
-        return summary
-    }
-
-    /// The summary of an incremental import whose files all match the stored version: nothing is written.
-    private func noChangeSummary(_ plan: ImportPlan, hashDuration: Duration, start: ContinuousClock.Instant) -> ImportSummary {
-        var summary = ImportSummary()
-        summary.feed = options.feed
-        summary.kind = .incremental
-        summary.mode = options.mode
-        summary.changedNothing = true
-        summary.tables = plan.unchangedImports()
-        summary.contentHash = plan.existing?.contentHash
-        summary.hashDuration = hashDuration
-        summary.duration = .now - start
-        summary.skippedFiles = (try? source.entries().filter { $0.table == nil }.map(\.fileName)) ?? []
-        // Every file was read once, to hash it.
-        summary.bytesRead = plan.hashedBytes
-        var final = WriterState(start: start).progress(phase: .finished, bytesRead: summary.bytesRead, totalBytes: summary.bytesRead)
         final.fileName = ""
         reporter.offer(final)
         return summary
@@ -267,33 +211,11 @@ final class ImportRun: FeedImport {
     private static let failureCheckpointPatience = Duration.milliseconds(500)
 
     /// Tells the phase observer (tests) that `phase` begins.
-    private func observe(_ phase: ImportProgress.Phase, _ fileName: String) {
+    func observe(_ phase: ImportProgress.Phase, _ fileName: String) {
         phaseObserver.withLock { $0 }?(phase, fileName)
     }
 
     // MARK: - Helpers
-
-    /// A whole feed whose import leaves no stops, routes or trips: a feed of header-only files imports, but
-    /// holds nothing to query, which is worth saying.
-    private func emptyFeedWarning(_ summary: ImportSummary) -> GTFSWarning? {
-        guard source.isWholeFeed else { return nil }
-        let core: [GTFSFile] = [.stops, .routes, .trips]
-        let hasRows = core.contains { file in
-            guard let table = summary.table(file) else { return false }
-            return table.rowsStored > 0 || table.isUnchangedFile || table.changes.unchanged > 0
-        }
-        guard !hasRows else { return nil }
-        return GTFSError(.emptyFile, file: source.storedDescription, message: "holds no stops, routes or trips: the feed is empty")
-    }
-
-    /// The tables of the source's `entries`, refusing a source that holds none.
-    private static func importedTables(_ entries: [FeedEntry], of source: FeedSource) throws -> Set<GTFSFile> {
-        let tables = Set(entries.compactMap(\.table))
-        guard !tables.isEmpty else {
-            throw GTFSError(.emptyFile, file: source.storedDescription, message: "holds no file of the GTFS reference (agency.txt, stops.txt, …)")
-        }
-        return tables
-    }
 
     /// Maps what the stages throw to ``/GTFSStoreCore/ImportError``.
     private func importError(_ error: any Error) -> ImportError {

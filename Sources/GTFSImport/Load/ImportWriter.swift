@@ -50,7 +50,7 @@ struct ImportWriter {
         self.reporter = reporter
         self.observe = observe
         state = WriterState(start: start, startDate: startDate)
-        earlierLines = EarlierLines(source: source, options: options.parseOptions) { pipeline.isCancelled }
+        earlierLines = EarlierLines(source: source, options: options.parsing) { pipeline.isCancelled }
         let handler = options.changeHandler
         let keeper = ChangeKeeper()
         self.keeper = keeper
@@ -204,7 +204,7 @@ struct ImportWriter {
 
     /// Inserts the batches of the table being loaded and handles the rows the store refuses.
     private var inserter: RowInserter {
-        RowInserter(feed: feed, strict: options.strict, maxStoredErrors: options.maxStoredErrors, earlierLines: earlierLines)
+        RowInserter(feed: feed, strict: options.parsing.strict, maxStoredErrors: options.parsing.maxStoredErrors, earlierLines: earlierLines)
     }
 
     /// A diff of `file`'s table: group by group when the store's group digests of the table are complete.

@@ -25,7 +25,7 @@ extension PostgresImportRun {
     /// work overlap (one thread did both in turn, and the server waited for it).
     /// - Returns: the parse's summary.
     func load(_ plan: ImportPlan) throws -> FeedSummary {
-        var parseOptions = options.parseOptions
+        var parseOptions = options.parsing
         parseOptions.tables = incremental ? plan.tablesToParse : nil
         rowsStart = clock.now
         report(.loading)

@@ -13,7 +13,7 @@ extension PostgresImportRun {
             "look for the groups of \(table.name)")
         guard stored.first?.first.flatMap({ $0 }).flatMap({ Int($0) }) ?? 0 > 0 else { return nil }
         report(.hashing)
-        var only = options.parseOptions
+        var only = options.parsing
         only.tables = [file]
         only.hashesContent = false
         let stream = try PostgresGroups.beginCopy(table, connection: connection)
@@ -68,7 +68,7 @@ extension PostgresImportRun {
             result.rowsRead = table.rowsRead
             result.rowsRejected = table.rowsRejected + load.rejected.count
             result.rowsStored = table.rowsRead - result.rowsRejected
-            result.errors = Array((table.errors + load.rejected).prefix(options.maxStoredErrors))
+            result.errors = Array((table.errors + load.rejected).prefix(options.parsing.maxStoredErrors))
             result.warnings = table.warnings
             result.warningCount = table.warningCount
             result.bytesRead = table.bytesRead

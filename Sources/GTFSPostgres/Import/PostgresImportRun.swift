@@ -8,13 +8,13 @@ import GTFSStoreCore
 /// Into a schema without GTFS tables, rows go straight into new tables (frozen), keyed after the load.
 /// Into a schema that has them, each file's rows go into a staging table and are merged by key
 /// (`StagedTable`): only rows that differ are written, as the SQLite store's diff writes them.
-final class PostgresImportRun {
+final class PostgresImportRun: StoreWriter {
     let connection: PostgresConnection
     let schema: String
     let source: FeedSource
     let options: ImportOptions
     private let reporter: ProgressReporter?
-    let shouldContinue: () -> Bool
+    let shouldContinue: @Sendable () -> Bool
     private let usesPostGIS: Bool
     /// The schema's migrations (the store's: tests add a made-up later one).
     private let migrations: [PostgresMigration]
@@ -47,10 +47,18 @@ final class PostgresImportRun {
     var comparisons: [GTFSFile: GroupComparison] = [:]
     /// The changes, when they are reported or kept.
     var changes: PostgresChanges?
+    /// The story's driver, once the import runs.
+    private var driver: ImportDriver?
+    /// The source's files.
+    private var entries: [FeedEntry] = []
+    /// The feed's number, when the schema holds the feed.
+    private var existing: Int32?
+    /// The server's clock at the start, for `imports`.
+    private var startedAt = ""
 
     init(
         connection: PostgresConnection, schema: String, source: FeedSource, options: ImportOptions, usesPostGIS: Bool,
-        migrations: [PostgresMigration], reporter: ProgressReporter?, shouldContinue: @escaping () -> Bool
+        migrations: [PostgresMigration], reporter: ProgressReporter?, shouldContinue: @escaping @Sendable () -> Bool
     ) {
         self.usesPostGIS = usesPostGIS
         self.migrations = migrations
@@ -78,24 +86,41 @@ final class PostgresImportRun {
         var states: String?
     }
 
-    /// Runs the import; the caller commits, or rolls back when ``/GTFSStoreCore/ImportSummary/changedNothing``.
+    /// Runs the import, the core's ``ImportDriver`` over this writer; the caller commits, or rolls back when
+    /// ``/GTFSStoreCore/ImportSummary/changedNothing``.
     /// - Parameter startedAt: the server's clock at the start, for `imports`.
     func run(startedAt: String) throws -> ImportSummary {
+        self.startedAt = startedAt
+        entries = try source.entries()
+        let shouldContinue = self.shouldContinue
+        let driver = try ImportDriver(source: source, entries: entries, options: options, start: start) { !shouldContinue() }
+        self.driver = driver
+        return try driver.run(self)
+    }
+
+    /// Full or incremental, as far as the story got: what a failure records in `imports`.
+    var kind: ImportSummary.Kind { driver?.kind ?? .full }
+
+    /// The files are hashed before the load: a plan's confirmation is not awaited.
+    var confirmsHashesWhileLoading: Bool { false }
+
+    /// The schema made ready, and what it holds of the feed.
+    func storedState() throws -> FeedState? {
         fresh = try prepareSchema()
-        let existing = try PostgresStore.feedNumber(options.feed, schema: schema, connection: connection)
-        incremental = existing != nil && options.update == .automatic
+        existing = try PostgresStore.feedNumber(options.feed, schema: schema, connection: connection)
+        return try existing.map(storedState(feed:))
+    }
+
+    func begin(_ phase: ImportProgress.Phase) {
+        report(phase)
+    }
+
+    /// The story's writing part: the feed numbered, the changed files loaded, the timetable, indexes,
+    /// reference checks and the record.
+    func write(_ plan: ImportPlan) throws -> ImportSummary {
+        incremental = plan.incremental
         summary.kind = incremental ? .incremental : .full
-        let entries = try source.entries()
-        let stored = try existing.map(storedState(feed:))
-        let plan = try makePlan(entries, stored: stored)
         summary.replacedTables = plan.replaced
-        if plan.isNoChange {
-            summary.changedNothing = true
-            summary.tables = plan.unchangedImports()
-            summary.contentHash = stored?.contentHash
-            summary.duration = clock.now - start
-            return summary
-        }
         if options.changeHandler != nil || options.keepsChanges {
             changes = PostgresChanges(
                 schema: schema, feedName: options.feed, handler: options.changeHandler, keeps: options.keepsChanges, keepsRows: incremental,
@@ -132,18 +157,8 @@ final class PostgresImportRun {
         return summary
     }
 
-    /// What the schema holds of the feed, and which files are as it holds them: the SQLite store's plan.
-    private func makePlan(_ entries: [FeedEntry], stored: FeedState?) throws -> ImportPlan {
-        var plan = ImportPlan(
-            imported: Set(entries.compactMap(\.table)), existing: stored, incremental: incremental, replaceAll: source.isWholeFeed)
-        if let stored, incremental {
-            report(.hashing)
-            let hashStart = clock.now
-            try plan.findUnchangedFiles(in: source, stored: stored, options: options.parseOptions, shouldContinue: shouldContinue)
-            summary.hashDuration = clock.now - hashStart
-        }
-        return plan
-    }
+    /// The last report comes after the rollback (``finished()``).
+    func finishUnchanged(_ summary: ImportSummary) {}
 
     /// The feed's number: a new one for a feed the schema lacks; for a stored feed, the tables it loses
     /// emptied (their rows reported as deleted when changes are asked for).

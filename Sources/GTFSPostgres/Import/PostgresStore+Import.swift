@@ -66,7 +66,7 @@ extension PostgresStore {
             let log = """
                 INSERT INTO \(schema).imports (feed_name, source, started_at, ended_at, kind, outcome, message)
                 VALUES (\(connection.literal(options.feed)), \(connection.literal(source.storedDescription)), \(connection.literal(started))::timestamptz,
-                    now(), 'full', '\(cancelled ? "cancelled" : "failed")', \(connection.literal(outcome.description)))
+                    now(), '\(run.kind.rawValue)', '\(cancelled ? "cancelled" : "failed")', \(connection.literal(outcome.description)))
                 """
             if cancelled {
                 // A cancel returns at once: the server rolls back while the caller goes on. A schema this

@@ -1,10 +1,10 @@
-package import GTFS
+public import GTFS
 
 /// How an import loads a feed, into either store.
 ///
 /// ```swift
 /// var options = ImportOptions()
-/// options.strict = true                        // the first bad row stops the import, nothing changes
+/// options.parsing.strict = true                     // the first bad row stops the import, nothing changes
 /// options.mode = .batched(rowsPerCommit: 10_000) // a live view sees rows arrive
 /// ```
 public struct ImportOptions: Sendable {
@@ -74,26 +74,26 @@ public struct ImportOptions: Sendable {
     public var update: Update = .automatic
     /// Atomic (the default) or batched commits.
     public var mode: Mode = .atomic
-    /// Strict: the first bad row (a value of the wrong type, a duplicate key) stops the import and
-    /// changes nothing. Lenient (the default): bad rows are rejected and reported, the rest is imported.
-    public var strict = false
     /// What the import replaces; `nil` (the default) decides by the source: a directory or zip replaces
     /// all tables, single files and standard input replace only their own tables.
     public var replacement: Replacement?
-    /// Bytes read from the input at a time (the Reader's chunk size).
-    public var chunkSize = ParseOptions().chunkSize
-    /// Records per batch handed from the parser to the writer.
-    public var batchSize = ParseOptions().batchSize
+    /// How the files are read and parsed: strict or lenient (the first bad row stops the import and
+    /// changes nothing, or bad rows are rejected and reported and the rest imported), the chunk and batch
+    /// sizes, the field limits, and the errors and warnings kept per table in the summary (all are counted).
+    /// The defaults are ``/GTFS/ParseOptions``'s, except that 1,000 warnings are kept, as many as errors.
+    /// The import sets ``/GTFS/ParseOptions/hashesContent`` and ``/GTFS/ParseOptions/tables`` itself (it
+    /// hashes every file to skip unchanged ones next time, and reads what its plan needs), and refuses
+    /// other values of them.
+    public var parsing: ParseOptions = {
+        var parsing = ParseOptions()
+        parsing.maxStoredWarnings = parsing.maxStoredErrors
+        parsing.hashesContent = true
+        return parsing
+    }()
     /// Batches parsed ahead of the writer; the parser waits beyond that, so memory stays flat.
     public var maxBatchesInFlight = 4
     /// Whether references between tables are checked after the load (see ``/GTFS/IntegrityReport``).
     public var checksReferences = true
-    /// Errors and warnings kept per table in the summary (all are counted).
-    public var maxStoredErrors = ParseOptions().maxStoredErrors
-    /// The longest identifier value accepted, in bytes (``/GTFS/ParseOptions/maxIDLength``, 64 KiB).
-    public var maxIDLength = ParseOptions().maxIDLength
-    /// The longest text value accepted, in bytes (``/GTFS/ParseOptions/maxTextLength``, 1 MiB).
-    public var maxTextLength = ParseOptions().maxTextLength
     /// Lenient mode: how many rejected rows of one file fail the whole import (nothing is then written;
     /// in ``Mode/batched(rowsPerCommit:)`` mode, what was committed before stays).
     /// The default, more than half of a file's rows, keeps a file whose rows are all bad (a wrong file, a
@@ -128,20 +128,6 @@ public struct ImportOptions: Sendable {
     /// Creates the default options: feed `default`, incremental when possible, atomic, lenient, references checked.
     public init() {}
 
-    /// The parser's options derived from these.
-    package var parseOptions: ParseOptions {
-        var options = ParseOptions()
-        options.strict = strict
-        options.chunkSize = chunkSize
-        options.batchSize = batchSize
-        options.maxStoredErrors = maxStoredErrors
-        options.maxStoredWarnings = maxStoredErrors
-        options.maxIDLength = maxIDLength
-        options.maxTextLength = maxTextLength
-        options.hashesContent = true
-        return options
-    }
-
     /// Checks every option as ``validate()`` does, and that the store can do what they ask: an option it
     /// cannot honour is refused rather than ignored.
     ///
@@ -175,9 +161,15 @@ public struct ImportOptions: Sendable {
     /// - Throws: ``ImportError/invalidOption(option:problem:)`` naming the option, its value and its range.
     public func validate() throws(ImportError) {
         do {
-            try parseOptions.validate()
+            try parsing.validate()
         } catch {
-            throw .invalidOption(option: error.column ?? "parseOptions", problem: error.message)
+            throw .invalidOption(option: "parsing." + (error.column ?? ""), problem: error.message)
+        }
+        if parsing.tables != nil {
+            throw .invalidOption(option: "parsing.tables", problem: "an import reads the tables of its source; give a source of those tables only")
+        }
+        if !parsing.hashesContent {
+            throw .invalidOption(option: "parsing.hashesContent", problem: "an import hashes every file, to skip the unchanged ones next time")
         }
         if feed.isEmpty { throw .invalidOption(option: "feed", problem: "the name is empty") }
         if case .batched(let rows) = mode, rows < 1 { throw .invalidOption(option: "mode", problem: "batched(rowsPerCommit: \(rows)) needs at least 1 row") }

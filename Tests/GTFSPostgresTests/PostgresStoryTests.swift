@@ -1,0 +1,81 @@
+import Foundation
+import GTFS
+import GTFSImport
+@testable import GTFSPostgres
+import TestSupport
+import Testing
+
+/// Both stores tell one import story (the core's `ImportDriver`): the same feeds in the same order give
+/// the same plans, summaries, warnings and refusals.
+@Suite("PostgreSQL store: the import story is the SQLite store's", .serialized)
+struct PostgresStoryTests {
+    /// What a summary says of the story, without the timings and the bytes a store reads on its own.
+    static func story(_ result: Result<ImportSummary, ImportError>) -> [String] {
+        guard case .success(let summary) = result else {
+            if case .failure(let error) = result { return ["failed: \(error)"] }
+            return []
+        }
+        var lines = [
+            "kind \(summary.kind.rawValue), changed nothing \(summary.changedNothing)",
+            "replaced \(summary.replacedTables.map(\.rawValue))",
+            "skipped \(summary.skippedFiles)",
+            "warnings \(summary.warnings.map(\.message))",
+        ]
+        if summary.changedNothing { lines.append("bytes \(summary.bytesRead)") }
+        lines += summary.tables.map { table in
+            "\(table.fileName): stored \(table.rowsStored), \(table.changes), unchanged file \(table.isUnchangedFile)"
+        }
+        return lines
+    }
+
+    /// Imports each `(path, options)` in turn into `store`.
+    static func stories(_ imports: [(String, ImportOptions)], into store: any FeedStore) throws -> [[String]] {
+        try imports.map { path, options in
+            let source = try FeedSource(path: path)
+            return story(Result { () throws(ImportError) -> ImportSummary in try store.importFeedSynchronously(from: source, options: options) })
+        }
+    }
+
+    @Test("Same feed again, a file beside the feed, replacement of the imported tables only, an empty feed, no GTFS file")
+    func sameStory() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        var withReadme = PostgresIncrementalTests.version1
+        withReadme["README.md"] = "not a GTFS file\n"
+        let v1 = try PostgresFailureTests.feed(withReadme, in: folder, named: "v1")
+        let onlyStops = try PostgresFailureTests.feed(
+            ["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,52.5,13.4\nE,Epsilon,52.9,13.8\n"], in: folder, named: "stops")
+        let headersOnly = try PostgresFailureTests.feed(
+            ["agency.txt": "agency_id,agency_name,agency_url,agency_timezone\n", "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\n"],
+            in: folder, named: "empty")
+        let nothing = try PostgresFailureTests.feed(["notes.txt": "hello\n"], in: folder, named: "nothing")
+        let options = ImportOptions()
+        var importedOnly = ImportOptions()
+        importedOnly.replacement = .importedTables
+        var other = ImportOptions()
+        other.feed = "other"
+        var full = ImportOptions()
+        full.update = .full
+        let imports = [
+            (v1, options), (v1, options), (onlyStops, importedOnly), (v1, full), (headersOnly, other), (nothing, options),
+        ]
+
+        let postgres = try PostgresStore(connectionString: server.connectionString)
+        defer { postgres.close() }
+        let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
+        defer { try? sqlite.close() }
+        let ours = try Self.stories(imports, into: postgres)
+        let theirs = try Self.stories(imports, into: sqlite)
+        for (index, (here, there)) in zip(ours, theirs).enumerated() {
+            #expect(here == there, "import \(index + 1)")
+        }
+        // The stories say what they should: nothing changed the second time, the README was skipped, the
+        // stops-only import kept the routes, the empty feed was named, the folder without GTFS refused.
+        #expect(ours[1].first == "kind incremental, changed nothing true")
+        #expect(ours[0].contains("skipped [\"README.md\"]"))
+        #expect(ours[2].contains("replaced [\"stops\"]"))
+        #expect(ours[4].contains { $0.contains("the feed is empty") })
+        #expect(ours[5].first?.contains("holds no file of the GTFS reference") == true)
+    }
+}
