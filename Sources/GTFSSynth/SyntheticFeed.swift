@@ -16,6 +16,9 @@ package import Foundation
 /// print(counts["stop_times.txt"], counts.totalBytes)
 /// ```
 package struct SyntheticFeed: Sendable {
+    /// The bytes that end every line of every file.
+    package typealias LineEnding = GTFSSynth.LineEnding
+
     /// The scales a feed can have.
     package static let scaleRange: ClosedRange<Double> = 0.01 ... 10
 

@@ -15,13 +15,4 @@ struct FeedModel {
         routes = RouteNetwork(size: size, stops: stops, seed: seed)
     }
 
-    /// The tables in writing order: GTFS load order, referenced tables first.
-    var tables: [any FeedTable] {
-        [
-            FeedInfoTable(model: self), AgencyTable(model: self), LevelsTable(model: self), StopsTable(model: self),
-            RoutesTable(model: self), CalendarTable(model: self), CalendarDatesTable(model: self),
-            ShapesTable(model: self), TripsTable(model: self), StopTimesTable(model: self),
-            TransfersTable(model: self),
-        ]
-    }
 }

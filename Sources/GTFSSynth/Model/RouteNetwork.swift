@@ -50,7 +50,44 @@ struct RouteNetwork {
 
     /// Generates the routes over a stop network.
     init(size: FeedSize, stops: StopNetwork, seed: UInt64) {
-        let kinds = RouteKind.all
+        let drawn = DrawnRoutes(size: size, seed: seed)
+        // Trips per route: at least one each way where there are enough, the rest by weight.
+        let minimum = size.trips >= 2 * size.routes ? 2 : 1
+        let tripCounts = Self.distribute(size.trips, weights: drawn.tripWeights, minimum: minimum)
+        var firstTrip = [0]
+        for count in tripCounts { firstTrip.append(firstTrip[firstTrip.count - 1] + count) }
+
+        // Stops per trip: scale the lengths so the stop times come close to the target.
+        let maximum = max(2, min(120, stops.stationCount))
+        func effective(_ length: Int) -> Double {
+            length >= 6 ? 0.8 * Double(length) + 0.2 * Double(max(2, length * 6 / 10)) : Double(length)
+        }
+        let planned = zip(tripCounts, drawn.baseLength).reduce(0.0) { $0 + Double($1.0) * effective($1.1) }
+        let factor = planned > 0 ? Double(size.stopTimesTarget) / planned : 1
+        let length = drawn.baseLength.map { min(maximum, max(2, Int((Double($0) * factor).rounded()))) }
+        let shortLength = length.map { $0 >= 6 ? max(2, $0 * 6 / 10) : 0 }
+        let patterns = Patterns(kind: drawn.kind, length: length, shortLength: shortLength, stops: stops, seed: seed)
+
+        kind = drawn.kind
+        agency = drawn.agency
+        routeIDs = drawn.routeIDs
+        shortNames = drawn.shortNames
+        self.firstTrip = firstTrip
+        self.length = length
+        self.shortLength = shortLength
+        patternStart = patterns.patternStart
+        platforms = patterns.platforms
+        minutes = patterns.minutes
+        serviceStart = drawn.serviceStart
+        services = drawn.services
+        firstDeparture = drawn.first
+        lastDeparture = drawn.last
+        headsigns = patterns.headsigns
+        (shapeNumber, shapes) = Self.shapes(shortLength: shortLength)
+    }
+
+    /// Each route's own draws: kind, agency, names, base length, weight, services and hours.
+    private struct DrawnRoutes {
         var kind: [Int] = []
         var agency: [Int] = []
         var routeIDs = ByteTable()
@@ -61,59 +98,58 @@ struct RouteNetwork {
         var services: [Int32] = []
         var first: [Int] = []
         var last: [Int] = []
-        for route in 0 ..< size.routes {
-            var random = SplitMix64(seed: seed, stream: .routes, index: route)
-            let k = route < kinds.count ? route : random.weightedIndex(kinds.map(\.share))
-            let routeKind = kinds[k]
-            kind.append(k)
-            agency.append(Self.agency(routeKind.agency, count: size.agencies, random: &random))
-            routeIDs.append("\(10_000 + route)_\(routeKind.routeType)")
-            shortNames.append(random.pick(routeKind.names))
-            baseLength.append(random.int(in: routeKind.stops))
-            tripWeights.append(routeKind.tripWeight * (0.5 + random.unit()))
-            for _ in 0 ..< random.int(in: 1 ... 3) { services.append(Int32(random.below(size.services))) }
-            serviceStart.append(services.count)
-            if routeKind.night {
-                first.append(24 * 3600 + (30 + random.below(30)) * 60)
-                last.append(27 * 3600 + random.below(60) * 60)
-            } else {
-                first.append((4 * 60 + random.below(120)) * 60)
-                last.append((23 * 60 + random.below(150)) * 60)
+
+        init(size: FeedSize, seed: UInt64) {
+            let kinds = RouteKind.all
+            for route in 0 ..< size.routes {
+                var random = SplitMix64(seed: seed, stream: .routes, index: route)
+                let k = route < kinds.count ? route : random.weightedIndex(kinds.map(\.share))
+                let routeKind = kinds[k]
+                kind.append(k)
+                agency.append(RouteNetwork.agency(routeKind.agency, count: size.agencies, random: &random))
+                routeIDs.append("\(10_000 + route)_\(routeKind.routeType)")
+                shortNames.append(random.pick(routeKind.names))
+                baseLength.append(random.int(in: routeKind.stops))
+                tripWeights.append(routeKind.tripWeight * (0.5 + random.unit()))
+                for _ in 0 ..< random.int(in: 1 ... 3) { services.append(Int32(random.below(size.services))) }
+                serviceStart.append(services.count)
+                if routeKind.night {
+                    first.append(24 * 3600 + (30 + random.below(30)) * 60)
+                    last.append(27 * 3600 + random.below(60) * 60)
+                } else {
+                    first.append((4 * 60 + random.below(120)) * 60)
+                    last.append((23 * 60 + random.below(150)) * 60)
+                }
             }
         }
+    }
 
-        // Trips per route: at least one each way where there are enough, the rest by weight.
-        let minimum = size.trips >= 2 * size.routes ? 2 : 1
-        let tripCounts = Self.distribute(size.trips, weights: tripWeights, minimum: minimum)
-        var firstTrip = [0]
-        for count in tripCounts { firstTrip.append(firstTrip[firstTrip.count - 1] + count) }
-
-        // Stops per trip: scale the lengths so the stop times come close to the target.
-        let maximum = max(2, min(120, stops.stationCount))
-        func effective(_ length: Int) -> Double {
-            length >= 6 ? 0.8 * Double(length) + 0.2 * Double(max(2, length * 6 / 10)) : Double(length)
-        }
-        let planned = zip(tripCounts, baseLength).reduce(0.0) { $0 + Double($1.0) * effective($1.1) }
-        let factor = planned > 0 ? Double(size.stopTimesTarget) / planned : 1
-        let length = baseLength.map { min(maximum, max(2, Int((Double($0) * factor).rounded()))) }
-        let shortLength = length.map { $0 >= 6 ? max(2, $0 * 6 / 10) : 0 }
-
-        // Patterns: a walk along the stations' Z-curve order, one platform per direction.
+    /// The routes' stop patterns: a walk along the stations' Z-curve order, one platform per direction,
+    /// the minutes between stops, and the headsigns.
+    private struct Patterns {
         var patternStart: [Int] = []
         var platforms: [[Int32]] = [[], []]
         var minutes: [[Int32]] = [[], []]
         var headsigns = ByteTable()
-        for route in 0 ..< size.routes {
-            var random = SplitMix64(seed: seed, stream: .patterns, index: route)
-            let routeKind = kinds[kind[route]]
-            patternStart.append(platforms[0].count)
-            var station = random.below(stops.stationCount)
-            let side = random.below(8)
-            var stations: [Int] = []
-            for _ in 0 ..< length[route] {
-                stations.append(station)
-                station = (station + random.int(in: 1 ... 3)) % stops.stationCount
+
+        init(kind: [Int], length: [Int], shortLength: [Int], stops: StopNetwork, seed: UInt64) {
+            for route in kind.indices {
+                var random = SplitMix64(seed: seed, stream: .patterns, index: route)
+                patternStart.append(platforms[0].count)
+                var station = random.below(stops.stationCount)
+                let side = random.below(8)
+                var stations: [Int] = []
+                for _ in 0 ..< length[route] {
+                    stations.append(station)
+                    station = (station + random.int(in: 1 ... 3)) % stops.stationCount
+                }
+                add(stations, side: side, speed: RouteKind.all[kind[route]].speed, stops: stops)
+                addHeadsigns(stations, shortLength: shortLength[route], stops: stops)
             }
+        }
+
+        /// The platforms of `stations` both ways, and the minutes between them.
+        private mutating func add(_ stations: [Int], side: Int, speed: Double, stops: StopNetwork) {
             var forward: [Int32] = []
             var backward: [Int32] = []
             for station in stations {
@@ -129,12 +165,15 @@ struct RouteNetwork {
                         minutes[direction].append(0)
                         continue
                     }
-                    let metres = Self.metres(stops, Int(path[index]), Int(path[index + 1]))
-                    minutes[direction].append(Int32(min(20, max(1, Int((metres / routeKind.speed / 60).rounded())))))
+                    let metres = RouteNetwork.metres(stops, Int(path[index]), Int(path[index + 1]))
+                    minutes[direction].append(Int32(min(20, max(1, Int((metres / speed / 60).rounded())))))
                 }
             }
-            // Headsigns: the last station of each direction and variant, then two with a quoted note.
-            let short = shortLength[route] > 0 ? shortLength[route] : stations.count
+        }
+
+        /// The last station of each direction and variant, then two with a quoted note.
+        private mutating func addHeadsigns(_ stations: [Int], shortLength: Int, stops: StopNetwork) {
+            let short = shortLength > 0 ? shortLength : stations.count
             let ends = [
                 stations[stations.count - 1], stations[max(0, short - 1)], stations[0], stations[stations.count - short],
             ]
@@ -143,10 +182,13 @@ struct RouteNetwork {
             headsigns.append(stops.stationNames.string(stations[stations.count - 1]) + " \"über " + via + "\"")
             headsigns.append("Ersatzverkehr \"" + stops.stationNames.string(stations[0]) + "\"")
         }
+    }
 
+    /// The shape numbers of `(route, direction, variant)` and the shapes in number order.
+    private static func shapes(shortLength: [Int]) -> ([Int32], [(route: Int32, direction: Int8, variant: Int8)]) {
         var shapeNumber: [Int32] = []
         var shapes: [(route: Int32, direction: Int8, variant: Int8)] = []
-        for route in 0 ..< size.routes {
+        for route in shortLength.indices {
             for direction in 0 ..< 2 {
                 for variant in 0 ..< 2 {
                     if variant == 0 || shortLength[route] > 0 {
@@ -158,24 +200,7 @@ struct RouteNetwork {
                 }
             }
         }
-
-        self.kind = kind
-        self.agency = agency
-        self.routeIDs = routeIDs
-        self.shortNames = shortNames
-        self.firstTrip = firstTrip
-        self.length = length
-        self.shortLength = shortLength
-        self.patternStart = patternStart
-        self.platforms = platforms
-        self.minutes = minutes
-        self.serviceStart = serviceStart
-        self.services = services
-        firstDeparture = first
-        lastDeparture = last
-        self.headsigns = headsigns
-        self.shapeNumber = shapeNumber
-        self.shapes = shapes
+        return (shapeNumber, shapes)
     }
 
     /// The route a global trip index belongs to.

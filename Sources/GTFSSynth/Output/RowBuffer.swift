@@ -8,7 +8,7 @@ import GTFS
 /// far shorter than the slack above the threshold).
 final class RowBuffer {
     /// The bytes that end a row.
-    let lineEnding: SyntheticFeed.LineEnding
+    let lineEnding: LineEnding
     /// The size at which a finished row triggers a flush.
     let flushThreshold: Int
     /// Data rows of the current file (``header(_:)`` not counted).
@@ -22,7 +22,7 @@ final class RowBuffer {
     private var sink: (any ByteSink)?
 
     /// Creates an empty buffer.
-    init(lineEnding: SyntheticFeed.LineEnding, flushThreshold: Int = 256 * 1024) {
+    init(lineEnding: LineEnding, flushThreshold: Int = 256 * 1024) {
         self.lineEnding = lineEnding
         self.flushThreshold = flushThreshold
         capacity = flushThreshold + 64 * 1024
