@@ -7,19 +7,6 @@ import GTFSStoreCore
 /// the SQLite store. An incremental import reads a changed grouped file once to digest its groups,
 /// compares them with the stored ones in SQL, and then sends only the rows of groups that differ.
 enum PostgresGroups {
-    /// `CREATE TABLE IF NOT EXISTS feed_groups` in `schema`.
-    /// - Parameter keyed: with its key; without, ``addKey(schema:connection:)`` adds it after the first load
-    ///   (one sort instead of an index insert per group).
-    static func createStatement(schema: String, keyed: Bool) -> String {
-        """
-        CREATE TABLE IF NOT EXISTS \(schema).feed_groups (
-            feed integer NOT NULL, table_name text NOT NULL, group_key text COLLATE "C" NOT NULL, digest_a bigint, digest_b bigint,
-            rows bigint NOT NULL\(keyed ? ", " + key : ""))
-        """
-    }
-
-    private static let key = "PRIMARY KEY (table_name, feed, group_key)"
-
     /// The columns of new digests, as ``GroupDigestEncoder`` writes them.
     private static let columns = "feed, table_name, group_key, digest_a, digest_b, rows"
 
@@ -62,7 +49,7 @@ enum PostgresGroups {
     /// ``record(_:schema:feed:invalid:states:connection:)`` makes it), and the key is added again.
     static func addKey(schema: String, connection: PostgresConnection) throws(PostgresError) {
         let table = "\(schema).feed_groups"
-        _ = try PostgresKeys.add(["ALTER TABLE \(table) ADD \(key)"], name: "feed_groups", connection: connection) {
+        _ = try PostgresKeys.add(["ALTER TABLE \(table) ADD \(PostgresFeedTables.groupsKey)"], name: "feed_groups", connection: connection) {
             () throws(PostgresError) in
             try connection.execute(
                 """

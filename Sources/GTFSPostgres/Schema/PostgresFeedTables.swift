@@ -42,10 +42,24 @@ enum PostgresFeedTables {
                 rows_rejected bigint NOT NULL DEFAULT 0,
                 message text)
             """,
-            PostgresGroups.createStatement(schema: schema, keyed: groupsKeyed),
+            groupsStatement(schema: schema, keyed: groupsKeyed),
             changesStatement(schema: schema),
         ]
     }
+
+    /// `CREATE TABLE IF NOT EXISTS feed_groups` in `schema`.
+    /// - Parameter keyed: with its key; without, `PostgresGroups.addKey` adds it after the first load
+    ///   (one sort instead of an index insert per group).
+    static func groupsStatement(schema: String, keyed: Bool) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(schema).feed_groups (
+            feed integer NOT NULL, table_name text NOT NULL, group_key text COLLATE "C" NOT NULL, digest_a bigint, digest_b bigint,
+            rows bigint NOT NULL\(keyed ? ", " + groupsKey : ""))
+        """
+    }
+
+    /// The key of `feed_groups`.
+    static let groupsKey = "PRIMARY KEY (table_name, feed, group_key)"
 
     /// `changes`: the changes of the imports that keep them (``/GTFSStoreCore/ImportOptions/keepsChanges``),
     /// by import and order, as the SQLite store's `changes` holds them.
