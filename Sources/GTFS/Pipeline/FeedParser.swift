@@ -1,6 +1,6 @@
 import LineReader
 
-/// Reads every file of a feed with the streaming ``/LineReader/Reader`` and delivers typed records in
+/// Reads every file of a feed with the streaming `Reader` and delivers typed records in
 /// batches.
 ///
 /// Three ways to run it, one core:

@@ -3,7 +3,7 @@ import GRDBSQLite
 
 /// A commit every `rowsPerCommit` rows, so a live view sees rows arrive; the store's indexes stay in place,
 /// so live queries stay fast. A failure or a cancel keeps what was committed and records where it stopped
-/// in `gtfs_meta` (`import_stopped_at`, and ``/GTFSStoreCore/ImportError/cancelled(stoppedAt:)``).
+/// in `gtfs_meta` (`import_stopped_at`, and `ImportError.cancelled(stoppedAt:)`).
 struct BatchedCommit: CommitPolicy {
     let rowsPerCommit: Int
     /// Maps a failure to the error the caller receives (for the message when recording the stop fails too).

@@ -1,7 +1,7 @@
 import GRDB
 import GTFS
 
-/// Hands the rows an import changes to ``/GTFSStoreCore/ImportOptions/changeHandler``, as ``/GTFSStoreCore/RowChange`` values: from the
+/// Hands the rows an import changes to `ImportOptions.changeHandler`, as `RowChange` values: from the
 /// merge walk of a diff (``TableDiff``), and from whole tables an import stores or removes.
 struct ChangeRecorder {
     /// The feed's name, as the changes carry it.

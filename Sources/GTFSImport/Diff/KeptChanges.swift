@@ -1,10 +1,10 @@
 import GRDB
 import GTFS
 
-/// The changes of an import kept in the store's `changes` table (``/GTFSStoreCore/ImportOptions/keepsChanges``), so that
+/// The changes of an import kept in the store's `changes` table (`ImportOptions.keepsChanges`), so that
 /// an app or a server can ask what changed since import N and send clients only that.
 ///
-/// Each row of an incremental import is one ``/GTFSStoreCore/RowChange``: its table, kind, key and, for an update, the
+/// Each row of an incremental import is one `RowChange`: its table, kind, key and, for an update, the
 /// changed columns with old and new values, as JSON objects of the values the store holds. A full import
 /// replaces tables whole: it keeps one `replace` row per table instead of every row. The rows are written
 /// inside the import's transaction under import 0 and get the import's id when it is recorded, so a failed

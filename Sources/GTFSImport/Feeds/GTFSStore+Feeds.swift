@@ -25,7 +25,7 @@ extension GTFSStore {
     ///   - name: the feed's name.
     ///   - lockWait: the longest wait for another import or removal; `nil` waits as long as it takes.
     /// - Returns: the number of rows deleted, or `nil` when the store holds no such feed.
-    /// - Throws: `DatabaseError`, ``/GTFSStoreCore/ImportError/busy(path:)`` when the wait runs out.
+    /// - Throws: `DatabaseError`, `ImportError.busy(path:)` when the wait runs out.
     @discardableResult
     public func removeFeed(named name: String, lockWait: Duration? = nil) throws -> Int? {
         let lock = try ImportLock.acquire(for: DatabasePath.resolved(path), wait: lockWait, onWait: {}, shouldContinue: { true })

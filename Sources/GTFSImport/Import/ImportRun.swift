@@ -9,10 +9,10 @@ import Synchronization
 ///
 /// The story: check the options, find the database file and take its lock (``ImportLock``); a first import
 /// into a path that holds nothing builds a new file aside (``NewDatabaseFile``), any other opens the store.
-/// The core's ``/GTFSStoreCore/ImportDriver`` then plans over an ``SQLiteWriter``: full, or incremental
+/// The core's `ImportDriver` then plans over an ``SQLiteWriter``: full, or incremental
 /// after hashing the files, which may find nothing to do. Then the parser runs on its own thread (``ImportPipeline``) while an ``ImportWriter`` stores its batches
 /// through a loader per table, inside the transactions of a ``CommitPolicy``; the result is an
-/// ``/GTFSStoreCore/ImportSummary``, or a failure recorded in `imports` and thrown as an ``/GTFSStoreCore/ImportError``.
+/// `ImportSummary`, or a failure recorded in `imports` and thrown as an `ImportError`.
 final class ImportRun: FeedImport {
     /// Where an import writes.
     enum Destination: Sendable {
@@ -57,7 +57,7 @@ final class ImportRun: FeedImport {
     /// Runs the import on the calling thread (it blocks until the end).
     ///
     /// - Returns: the summary of a completed import.
-    /// - Throws: ``/GTFSStoreCore/ImportError``; in atomic mode the database is then unchanged.
+    /// - Throws: `ImportError`; in atomic mode the database is then unchanged.
     func run() throws(ImportError) -> ImportSummary {
         do {
             return try runImport()
@@ -217,7 +217,7 @@ final class ImportRun: FeedImport {
 
     // MARK: - Helpers
 
-    /// Maps what the stages throw to ``/GTFSStoreCore/ImportError``.
+    /// Maps what the stages throw to `ImportError`.
     private func importError(_ error: any Error) -> ImportError {
         switch error {
         case let error as ImportError:

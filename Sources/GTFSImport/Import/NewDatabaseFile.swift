@@ -40,7 +40,7 @@ final class NewDatabaseFile: Sendable {
     /// - Parameter replacing: whether the store replaces a file at `path` (see ``ReplacedDatabase``).
     /// - Returns: `nil` when `path` exists (or cannot be examined) and `replacing` is false: the import
     ///   then opens it as a store.
-    /// - Throws: `DatabaseError` or ``/GTFSStoreCore/ImportError/database(path:message:code:)`` when the temporary file cannot be
+    /// - Throws: `DatabaseError` or `ImportError.database(path:message:code:)` when the temporary file cannot be
     ///   created next to `path` (a missing or read-only directory).
     static func begin(at path: String, replacing: Bool = false) throws -> NewDatabaseFile? {
         guard replacing || isFree(path) else { return nil }
@@ -82,7 +82,7 @@ final class NewDatabaseFile: Sendable {
 
     /// Creates `temporaryPath`'s lock file and locks it, then the file itself.
     /// - Returns: the path and both descriptors, or `nil` when either name exists (try another).
-    /// - Throws: ``/GTFSStoreCore/ImportError/database(path:message:code:)`` when a file cannot be created or locked.
+    /// - Throws: `ImportError.database(path:message:code:)` when a file cannot be created or locked.
     private static func createLocked(_ temporaryPath: String, for path: String) throws -> (path: String, file: Int32, lock: Int32)? {
         let lockPath = temporaryPath + lockSuffix
         let lock = open(lockPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -117,7 +117,7 @@ final class NewDatabaseFile: Sendable {
 
     /// Turns the committed store into a WAL database, flushes it to disk and gives it its path.
     ///
-    /// - Throws: ``/GTFSStoreCore/ImportError/database(path:message:code:)`` when another process created `path` meanwhile
+    /// - Throws: `ImportError.database(path:message:code:)` when another process created `path` meanwhile
     ///   (that file is left alone), or when a step fails. The path then holds nothing new; the caller
     ///   discards the temporary file with ``discard()``.
     func install() throws {
@@ -127,7 +127,7 @@ final class NewDatabaseFile: Sendable {
 
     /// Turns the committed store into a WAL database, closes it and flushes it to disk: what ``place(replacing:)``
     /// then names is complete.
-    /// - Throws: ``/GTFSStoreCore/ImportError/database(path:message:code:)`` when a step fails.
+    /// - Throws: `ImportError.database(path:message:code:)` when a step fails.
     func prepare() throws {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -155,7 +155,7 @@ final class NewDatabaseFile: Sendable {
 
     /// Gives the prepared file its path: a free one, or the file it replaces (whose exclusive lock the
     /// caller holds).
-    /// - Throws: ``/GTFSStoreCore/ImportError/database(path:message:code:)`` when another process created `path` meanwhile
+    /// - Throws: `ImportError.database(path:message:code:)` when another process created `path` meanwhile
     ///   (not replacing: that file is left alone), or when the rename fails.
     func place(replacing: Bool) throws {
         if replacing {

@@ -121,7 +121,7 @@ enum ReplacedDatabase {
     /// emptied into it and removed first; after the rename its header is cleared, so that a program that
     /// opened the old file just before gets "not a database" instead of the old rows.
     /// - Throws: ``NotReplaceable`` when another connection has the old file open or its owner cannot be
-    ///   kept (nothing changed then); ``/GTFSStoreCore/ImportError`` when the rename fails.
+    ///   kept (nothing changed then); `ImportError` when the rename fails.
     static func switchIn(_ newFile: NewDatabaseFile, at path: String, probe: Probe) throws {
         guard newFile.takeOwnership(of: probe.status) else { throw NotReplaceable() }
         let old: DatabaseQueue

@@ -2,7 +2,7 @@ import Foundation
 import GTFS
 import GTFSStoreCore
 
-/// The SQLite store under the ``/GTFSStoreCore/ImportDriver``: where an ``ImportRun`` writes its plan.
+/// The SQLite store under the `ImportDriver`: where an ``ImportRun`` writes its plan.
 struct SQLiteWriter: StoreWriter {
     /// Where the plan is written.
     enum Target {

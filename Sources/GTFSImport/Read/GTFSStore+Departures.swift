@@ -2,7 +2,7 @@ public import Foundation
 import GRDB
 
 extension GTFSStore {
-    /// Calls `body` with each departure of ``/GTFSStoreCore/FeedStore/departures(from:between:and:feed:limit:)``, in time order, as
+    /// Calls `body` with each departure of `FeedStore.departures(from:between:and:feed:limit:)`, in time order, as
     /// they are read: memory stays bounded however many there are. The read is one snapshot; `body` runs
     /// inside it, so keep it short (print a line, send a row).
     ///
@@ -26,7 +26,7 @@ extension GTFSStore {
         try pool.read { db in try StopEvents.forEach(db, .departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body) }
     }
 
-    /// Calls `body` with each arrival of ``/GTFSStoreCore/FeedStore/arrivals(at:between:and:feed:limit:)``, in time order, as they
+    /// Calls `body` with each arrival of `FeedStore.arrivals(at:between:and:feed:limit:)`, in time order, as they
     /// are read, in bounded memory; as ``forEachDeparture(from:between:and:feed:limit:_:)``.
     /// - Parameters:
     ///   - stopID: a stop, platform or station (`location_type` 1), whose platforms are then included.

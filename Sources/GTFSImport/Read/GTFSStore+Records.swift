@@ -10,7 +10,7 @@ extension GTFSStore {
     /// let u2 = try store.records(Trip.self, where: "route_id = ?", arguments: ["U2"])  // some trips
     /// ```
     /// - Parameters:
-    ///   - type: the record type (``/GTFS/Stop``, ``/GTFS/Route``, ``/GTFS/StopTime``, …); its file names the table.
+    ///   - type: the record type (`Stop`, `Route`, `StopTime`, …); its file names the table.
     ///   - feed: the feed's name.
     ///   - condition: an SQL condition on the table's columns (the GTFS field names), with `?` placeholders.
     ///   - arguments: the values of the placeholders (text, integers, doubles).

@@ -85,7 +85,7 @@ extension GTFSStore {
     ///   - feed: the feed's name.
     ///   - limit: the most stops returned (the best matches); default 20.
     /// - Returns: the stops; empty when `text` has no word, or for an unknown feed.
-    /// - Throws: ``/GTFSStoreCore/StoreError/tooManyWords(count:limit:)`` for more than ``/GTFSStoreCore/FeedStoreLimits/maxNameWords`` words;
+    /// - Throws: `StoreError.tooManyWords(count:limit:)` for more than `FeedStoreLimits.maxNameWords` words;
     ///   `DatabaseError`.
     public func stops(named text: String, feed: String = "default", limit: Int = 20) throws -> [Stop] {
         guard let match = Self.namePattern(try StopNames.searchWords(text)), limit > 0 else { return [] }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import GTFS
 
-/// The departure and arrival boards of the SQLite store: ``/GTFSStoreCore/BoardQuery``'s queries read
+/// The departure and arrival boards of the SQLite store: `BoardQuery`'s queries read
 /// through GRDB cursors and merged as they are read.
 enum StopEvents {
     /// Calls `body` with each event at `stopID` (and its platforms) in `[start, end)`, in time order (then

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import GTFS
 
-/// Reads rows of the store's tables back as records, through ``/GTFSStoreCore/StoredRecordReader`` (the
+/// Reads rows of the store's tables back as records, through `StoredRecordReader` (the
 /// decoder an import uses, as the PostgreSQL store reads them).
 enum StoredRecords {
     /// The records of `R`'s table in `feed` that meet `condition` (SQL on the table's columns, with `?`
@@ -26,7 +26,7 @@ enum StoredRecords {
 }
 
 extension DatabaseValue {
-    /// The value for ``/GTFSStoreCore/StoredRecordReader`` (a blob, which no import writes, as NULL).
+    /// The value for `StoredRecordReader` (a blob, which no import writes, as NULL).
     fileprivate var storedValue: StoredValue {
         switch storage {
         case .null, .blob: .null

@@ -18,7 +18,7 @@ enum DiskSpace {
     /// Fails when the folder of `databasePath` lacks the space a full import of `entries` needs.
     ///
     /// Entries whose size is unknown (standard input) count as empty: the check is then only a floor.
-    /// - Throws: ``/GTFSStoreCore/ImportError/notEnoughSpace(path:folder:needed:available:)``.
+    /// - Throws: `ImportError.notEnoughSpace(path:folder:needed:available:)`.
     static func check(_ entries: [FeedEntry], databasePath: String) throws {
         let content = entries.reduce(Int64(0)) { total, entry in
             let (sum, overflow) = total.addingReportingOverflow(max(0, entry.declaredContentSize ?? 0))

@@ -59,7 +59,7 @@ public enum GTFSSchema {
     /// - Returns: the table's name.
     public static func tableName(for file: GTFSFile) -> String { file.rawValue }
 
-    /// Every GTFS table, in ``/GTFS/GTFSFile`` order.
+    /// Every GTFS table, in `GTFSFile` order.
     public static let tableNames: [String] = GTFSFile.allCases.map(tableName(for:))
 
     /// The views: for the `sqlite3` shell (`…_readable`), and the timetable's (`arrivals_departures`,

@@ -129,7 +129,7 @@ extension GTFSStore {
         }
     }
 
-    /// Throws ``/GTFSStoreCore/StoreError/newerSchema(found:supported:)`` when the database holds migrations this build
+    /// Throws `StoreError.newerSchema(found:supported:)` when the database holds migrations this build
     /// does not know.
     private static func refuseNewerSchema(_ db: Database) throws {
         let migrator = GTFSSchema.migrator
@@ -139,7 +139,7 @@ extension GTFSStore {
         throw StoreError.newerSchema(found: unknown, supported: migrator.migrations)
     }
 
-    /// Runs `body`, turning SQLite's "file is not a database" into ``/GTFSStoreCore/StoreError/notAGTFSDatabase(path:reason:)``.
+    /// Runs `body`, turning SQLite's "file is not a database" into `StoreError.notAGTFSDatabase(path:reason:)`.
     private static func mapNotADatabase<T>(path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()

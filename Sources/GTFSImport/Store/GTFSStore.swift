@@ -9,7 +9,7 @@ public import GTFS
 ///
 /// Opening runs the schema's migrations (see ``GTFSSchema``). A file written by a newer schema, or a file
 /// that is not a GTFS store (not SQLite, or SQLite holding something else), is refused with a
-/// ``/GTFSStoreCore/StoreError`` and left untouched.
+/// `StoreError` and left untouched.
 ///
 /// The `.sqlite` file stands alone after every import and removal: they end by moving the WAL into it.
 /// Closing a connection never does (the last one to close would lock readers out meanwhile).
@@ -48,7 +48,7 @@ public final class GTFSStore: Sendable {
     /// - Parameters:
     ///   - path: the database file.
     ///   - configuration: GRDB options; ``defaultConfiguration()`` when omitted.
-    /// - Throws: ``/GTFSStoreCore/StoreError/newerSchema(found:supported:)`` or ``/GTFSStoreCore/StoreError/notAGTFSDatabase(path:reason:)``
+    /// - Throws: `StoreError.newerSchema(found:supported:)` or `StoreError.notAGTFSDatabase(path:reason:)`
     ///   (the file is then left as it was); a `DatabaseError` when SQLite fails (a directory that cannot be
     ///   written, a corrupt file).
     public init(path: String, configuration: Configuration = GTFSStore.defaultConfiguration()) throws {
@@ -84,7 +84,7 @@ public final class GTFSStore: Sendable {
     /// import and removal leave it: its WAL empty).
     ///
     /// - Parameter path: the database file, which must exist and have this build's schema.
-    /// - Throws: as ``init(path:configuration:)``, and ``/GTFSStoreCore/StoreError/needsMigration(path:missing:)``.
+    /// - Throws: as ``init(path:configuration:)``, and `StoreError.needsMigration(path:missing:)`.
     public convenience init(readingFrom path: String) throws {
         var configuration = GTFSStore.defaultConfiguration()
         configuration.readonly = true

@@ -31,7 +31,7 @@ final class ImportLock: Sendable {
     ///   - wait: the longest wait; `nil` waits as long as it takes.
     ///   - onWait: called once, when the lock is held by another import.
     ///   - shouldContinue: polled while waiting; `false` ends the wait with `CancellationError`.
-    /// - Throws: ``/GTFSStoreCore/ImportError/busy(path:)`` when the wait runs out, ``/GTFSStoreCore/ImportError/database(path:message:code:)``
+    /// - Throws: `ImportError.busy(path:)` when the wait runs out, `ImportError.database(path:message:code:)`
     ///   when the lock file cannot be created, `CancellationError`.
     static func acquire(
         for databasePath: String, wait: Duration?, onWait: () -> Void, shouldContinue: () -> Bool

@@ -8,7 +8,7 @@ package enum ServiceDays {
     /// The most days the service days of a feed span (``TimetablePart/longestServiceSpan``).
     static let longestSpan = TimetablePart.longestServiceSpan
 
-    /// Computes and writes the feed's service days (``/GTFSStoreCore/ServiceDates``), service dates and offsets.
+    /// Computes and writes the feed's service days (`ServiceDates`), service dates and offsets.
     /// - Returns: warnings: a time zone that is missing or unknown (times are then placed in UTC), calendars
     ///   cut at ``longestSpan``.
     static func build(_ db: Database, feed: Int64) throws -> [GTFSWarning] {

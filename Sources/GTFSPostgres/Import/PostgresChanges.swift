@@ -1,10 +1,10 @@
 import GTFS
 import GTFSStoreCore
 
-/// The rows an import into PostgreSQL changes, as ``/GTFSStoreCore/RowChange`` values with the values the
+/// The rows an import into PostgreSQL changes, as `RowChange` values with the values the
 /// SQLite store reports (times in seconds, dates as `YYYYMMDD`, codes as numbers): handed to
-/// ``/GTFSStoreCore/ImportOptions/changeHandler``, and kept in the schema's `changes` table
-/// (``/GTFSStoreCore/ImportOptions/keepsChanges``) as the SQLite store keeps them: each row change of an
+/// `ImportOptions.changeHandler`, and kept in the schema's `changes` table
+/// (`ImportOptions.keepsChanges`) as the SQLite store keeps them: each row change of an
 /// incremental import, one `replace` row per table of a full one.
 ///
 /// The changes of a merge are read before it writes, through a cursor over the stored and the staged rows

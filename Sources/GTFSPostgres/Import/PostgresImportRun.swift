@@ -87,7 +87,7 @@ final class PostgresImportRun: StoreWriter {
     }
 
     /// Runs the import, the core's ``ImportDriver`` over this writer; the caller commits, or rolls back when
-    /// ``/GTFSStoreCore/ImportSummary/changedNothing``.
+    /// `ImportSummary.changedNothing`.
     /// - Parameter startedAt: the server's clock at the start, for `imports`.
     func run(startedAt: String) throws -> ImportSummary {
         self.startedAt = startedAt

@@ -54,7 +54,7 @@ extension PostgresStore {
     ///   - feedName: the feed's name.
     ///   - lockWait: how long to wait for an import or removal of this schema; `nil`: as long as it takes.
     /// - Returns: the rows deleted, or `nil` when the schema holds no such feed.
-    /// - Throws: ``PostgresError``; ``/GTFSStoreCore/ImportError/busy(path:)`` when the wait ran out.
+    /// - Throws: ``PostgresError``; `ImportError.busy(path:)` when the wait ran out.
     @discardableResult
     public func removeFeed(named feedName: String, lockWait: Duration? = nil) throws -> Int? {
         try serially { () throws -> Int? in

@@ -4,15 +4,15 @@ public import GTFSStoreCore
 import Synchronization
 
 extension PostgresStore {
-    /// An import into this schema (``/GTFSStoreCore/ImportOperation`` runs it): one transaction, so other
+    /// An import into this schema (`ImportOperation` runs it): one transaction, so other
     /// connections see the old version until the commit, and a failure, a cancel or a lost connection leaves
     /// the database as it was.
     ///
     /// As in the SQLite store, a feed the schema already holds is updated incrementally (unless
-    /// ``/GTFSStoreCore/ImportOptions/update`` is `.full`): files whose SHA-256 is unchanged are skipped, and
+    /// `ImportOptions.update` is `.full`): files whose SHA-256 is unchanged are skipped, and
     /// each other file's rows are merged by key, so that only rows that differ are written. The same feed
-    /// again writes nothing (``/GTFSStoreCore/ImportSummary/changedNothing``). Options the store does not do
-    /// (``capabilities-type.property``) are refused with ``/GTFSStoreCore/ImportError/invalidOption(option:problem:)``.
+    /// again writes nothing (`ImportSummary.changedNothing`). Options the store does not do
+    /// (``capabilities-type.property``) are refused with `ImportError.invalidOption(option:problem:)`.
     public func makeImport(from source: FeedSource, options: ImportOptions, reporter: ProgressReporter) -> any FeedImport {
         PostgresImport(store: self, source: source, options: options, reporter: reporter)
     }
@@ -81,8 +81,8 @@ extension PostgresStore {
         }
     }
 
-    /// What the stages throw, as one ``/GTFSStoreCore/ImportError``: the server's errors as
-    /// ``/GTFSStoreCore/ImportError/database(path:message:code:)`` naming the server and schema (never a password).
+    /// What the stages throw, as one `ImportError`: the server's errors as
+    /// `ImportError.database(path:message:code:)` naming the server and schema (never a password).
     func importError(_ error: any Error, cancelled: Bool) -> ImportError {
         switch error {
         case let error as ImportError: return error
@@ -113,7 +113,7 @@ extension PostgresStore {
     }
 }
 
-/// One import into a ``PostgresStore``, as ``/GTFSStoreCore/ImportOperation`` runs it.
+/// One import into a ``PostgresStore``, as `ImportOperation` runs it.
 final class PostgresImport: FeedImport {
     private let store: PostgresStore
     private let source: FeedSource

@@ -6,7 +6,7 @@ import Synchronization
 
 /// GTFS feeds in a schema of a PostgreSQL database: the tables of every GTFS file (the same columns and
 /// keys as the SQLite store, with PostgreSQL's types: ``PostgresColumnType``) and `feeds`, one row per feed.
-/// A ``/GTFSStoreCore/FeedStore``: it imports, lists, removes and reads feeds as the SQLite store does.
+/// A `FeedStore`: it imports, lists, removes and reads feeds as the SQLite store does.
 ///
 /// ```swift
 /// let store = try PostgresStore(connectionString: "postgresql:///gtfs", schema: "gtfs")

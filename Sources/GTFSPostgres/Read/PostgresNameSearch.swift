@@ -2,7 +2,7 @@ import GTFSStoreCore
 
 /// The name search of the PostgreSQL store over `stop_name_words` (``PostgresStopNames``): a word of a
 /// search matches the words it begins, through the table's key (`LIKE 'word%'` on a `COLLATE "C"` column
-/// is a range of the index), and the stops that match every word come in ``/GTFSStoreCore/StopNames``' order.
+/// is a range of the index), and the stops that match every word come in `StopNames`' order.
 enum PostgresNameSearch {
     /// Whether the schema has the table of words: a schema of version 1 gets it on its first write.
     static func requireTable(_ reading: PostgresReading) throws(PostgresError) {
@@ -15,7 +15,7 @@ enum PostgresNameSearch {
     }
 
     /// The query of the stops whose names have every one of `words` (folded) as a word's beginning, best
-    /// first (``/GTFSStoreCore/StopNames``' order), at most `limit`; its arguments.
+    /// first (`StopNames`' order), at most `limit`; its arguments.
     static func search(_ words: [String], feed: Int32, limit: Int) -> (sql: String, arguments: [SQLArgument]) {
         let matches = words.indices.map { index in
             "SELECT stop_id FROM stop_name_words WHERE feed = $1 AND word LIKE $\(index + 2)"

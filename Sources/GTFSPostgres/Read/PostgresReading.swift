@@ -53,7 +53,7 @@ struct PostgresReading {
     }
 
     /// The records of `R`'s table in `feed` that meet `condition` (SQL with `$1`, `$2`, … for
-    /// `arguments`), in `order`, read back through ``/GTFSStoreCore/StoredRecordReader`` as the SQLite store reads them.
+    /// `arguments`), in `order`, read back through `StoredRecordReader` as the SQLite store reads them.
     func records<R: GTFSRecord>(
         _ type: R.Type, feed: Int32, where condition: String? = nil, _ arguments: [SQLArgument] = [], order: String? = nil
     ) throws -> [R] {

@@ -2,7 +2,7 @@ public import Foundation
 import GTFS
 
 extension PostgresStore {
-    /// Calls `body` with each departure of ``/GTFSStoreCore/FeedStore/departures(from:between:and:feed:limit:)``,
+    /// Calls `body` with each departure of `FeedStore.departures(from:between:and:feed:limit:)`,
     /// in time order, as they are read through a cursor: memory stays bounded however many there are. The
     /// read is one snapshot and holds the store's connection; `body` runs inside it, so keep it short.
     /// - Parameters:
@@ -20,7 +20,7 @@ extension PostgresStore {
         try board(.departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body)
     }
 
-    /// Calls `body` with each arrival of ``/GTFSStoreCore/FeedStore/arrivals(at:between:and:feed:limit:)``,
+    /// Calls `body` with each arrival of `FeedStore.arrivals(at:between:and:feed:limit:)`,
     /// in time order, as ``forEachDeparture(from:between:and:feed:limit:_:)`` does.
     /// - Parameters:
     ///   - stopID: a stop, platform or station (`location_type` 1), whose platforms are then included.

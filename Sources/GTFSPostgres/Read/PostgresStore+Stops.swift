@@ -58,15 +58,15 @@ extension PostgresStore {
     }
 
     /// The stops whose name has every word of `text` as a word's beginning, without case and diacritics,
-    /// in ``/GTFSStoreCore/FeedStore/stops(named:feed:limit:)``'s order, found through the table of the
+    /// in `FeedStore.stops(named:feed:limit:)`'s order, found through the table of the
     /// names' words (`stop_name_words`).
     /// - Parameters:
     ///   - text: the words to look for; letters and digits count, everything else separates words.
     ///   - feed: the feed's name.
     ///   - limit: the most stops returned (the best matches); default 20.
     /// - Returns: the stops; empty when `text` has no word, or for an unknown feed.
-    /// - Throws: ``/GTFSStoreCore/StoreError/tooManyWords(count:limit:)`` for more than
-    ///   ``/GTFSStoreCore/FeedStoreLimits/maxNameWords`` words; ``PostgresError``.
+    /// - Throws: `StoreError.tooManyWords(count:limit:)` for more than
+    ///   `FeedStoreLimits.maxNameWords` words; ``PostgresError``.
     public func stops(named text: String, feed: String = "default", limit: Int = 20) throws -> [Stop] {
         let words = try StopNames.searchWords(text).map { StopNames.folded($0) }
         guard !words.isEmpty, limit > 0 else { return [] }

@@ -61,7 +61,7 @@ enum PostgresFeedTables {
     /// The key of `feed_groups`.
     static let groupsKey = "PRIMARY KEY (table_name, feed, group_key)"
 
-    /// `changes`: the changes of the imports that keep them (``/GTFSStoreCore/ImportOptions/keepsChanges``),
+    /// `changes`: the changes of the imports that keep them (`ImportOptions.keepsChanges`),
     /// by import and order, as the SQLite store's `changes` holds them.
     static func changesStatement(schema: String) -> String {
         """

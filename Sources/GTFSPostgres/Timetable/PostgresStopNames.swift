@@ -2,7 +2,7 @@ import GTFS
 import GTFSStoreCore
 
 /// The words of the stops' names for the PostgreSQL store's name search (``PostgresNameSearch``):
-/// `stop_name_words` holds each word of each stop's name, split and folded by ``/GTFSStoreCore/StopNames``
+/// `stop_name_words` holds each word of each stop's name, split and folded by `StopNames`
 /// (the rule the SQLite store's name index follows), so that a search finds in both stores the same stops
 /// in the same order.
 enum PostgresStopNames {

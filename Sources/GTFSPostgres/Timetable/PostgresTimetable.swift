@@ -152,7 +152,7 @@ enum PostgresTimetable {
         }
     }
 
-    /// `service_days` (``/GTFSStoreCore/ServiceDates``, the SQLite store's rule), `feed_days` and the feed's
+    /// `service_days` (`ServiceDates`, the SQLite store's rule), `feed_days` and the feed's
     /// time zone.
     private static func buildCalendar(schema: String, feed: Int32, connection: PostgresConnection) throws -> [GTFSWarning] {
         var warnings = [try fillServiceDays(schema: schema, feed: feed, connection: connection)].compactMap { $0 }

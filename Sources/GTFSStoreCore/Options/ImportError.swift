@@ -34,7 +34,7 @@ public enum ImportError: Error, Sendable, CustomStringConvertible, LocalizedErro
     /// An option is out of its range or not done by the store (see ``ImportOptions/validate(for:)``);
     /// nothing was touched.
     /// - Parameters:
-    ///   - option: the option's name in ``ImportOptions`` (or ``/GTFS/ParseOptions``): `maxBatchesInFlight`.
+    ///   - option: the option's name in ``ImportOptions`` (or `ParseOptions`): `maxBatchesInFlight`.
     ///   - problem: what is wrong with it: `0 is out of range (1 to 1024)`.
     case invalidOption(option: String, problem: String)
     /// Another import or removal is writing the database, and ``ImportOptions/lockWait`` ran out.

@@ -80,8 +80,8 @@ public struct ImportOptions: Sendable {
     /// How the files are read and parsed: strict or lenient (the first bad row stops the import and
     /// changes nothing, or bad rows are rejected and reported and the rest imported), the chunk and batch
     /// sizes, the field limits, and the errors and warnings kept per table in the summary (all are counted).
-    /// The defaults are ``/GTFS/ParseOptions``'s, except that 1,000 warnings are kept, as many as errors.
-    /// The import sets ``/GTFS/ParseOptions/hashesContent`` and ``/GTFS/ParseOptions/tables`` itself (it
+    /// The defaults are `ParseOptions`'s, except that 1,000 warnings are kept, as many as errors.
+    /// The import sets `ParseOptions.hashesContent` and `ParseOptions.tables` itself (it
     /// hashes every file to skip unchanged ones next time, and reads what its plan needs), and refuses
     /// other values of them.
     public var parsing: ParseOptions = {
@@ -92,7 +92,7 @@ public struct ImportOptions: Sendable {
     }()
     /// Batches parsed ahead of the writer; the parser waits beyond that, so memory stays flat.
     public var maxBatchesInFlight = 4
-    /// Whether references between tables are checked after the load (see ``/GTFS/IntegrityReport``).
+    /// Whether references between tables are checked after the load (see `IntegrityReport`).
     public var checksReferences = true
     /// Lenient mode: how many rejected rows of one file fail the whole import (nothing is then written;
     /// in ``Mode/batched(rowsPerCommit:)`` mode, what was committed before stays).

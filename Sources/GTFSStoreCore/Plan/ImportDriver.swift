@@ -44,10 +44,10 @@ package final class ImportDriver {
     package private(set) var kind = ImportSummary.Kind.full
 
     /// - Parameters:
-    ///   - entries: the source's files (``/GTFS/FeedSource/entries()``).
+    ///   - entries: the source's files (`FeedSource.entries()`).
     ///   - start: when the import began, for the durations.
     ///   - isCancelled: polled while hashing.
-    /// - Throws: ``/GTFS/GTFSError`` when the source holds no GTFS file.
+    /// - Throws: `GTFSError` when the source holds no GTFS file.
     package init(
         source: FeedSource, entries: [FeedEntry], options: ImportOptions, start: ContinuousClock.Instant,
         isCancelled: @escaping @Sendable () -> Bool

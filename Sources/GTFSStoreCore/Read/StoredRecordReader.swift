@@ -12,7 +12,7 @@ package enum StoredValue {
 
 /// Reads rows of a store's table back as records: each row is written out as the CSV line its file would
 /// have had (times as `HH:MM:SS`, dates as `YYYYMMDD`, codes as numbers) and decoded by the record's own
-/// ``/GTFS/GTFSRecord/init(row:)``, so reading back and importing can never disagree on a value, in either
+/// `GTFSRecord.init(row:)`, so reading back and importing can never disagree on a value, in either
 /// store. A row that does not decode (written by other means than an import: a row breaking a rule of
 /// the reference) is left out.
 package struct StoredRecordReader<R: GTFSRecord> {

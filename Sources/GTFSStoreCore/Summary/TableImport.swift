@@ -15,7 +15,7 @@ public struct TableImport: Sendable, CustomStringConvertible {
     /// Records rejected: by the parser (a bad value, a broken rule) or by the database (a duplicate key).
     public package(set) var rowsRejected = 0
     /// The errors of the rejected records, in file order within each stage (the first
-    /// ``/GTFS/ParseOptions/maxStoredErrors`` of ``ImportOptions/parsing``; ``rowsRejected`` counts all).
+    /// `ParseOptions.maxStoredErrors` of ``ImportOptions/parsing``; ``rowsRejected`` counts all).
     public package(set) var errors: [GTFSError] = []
     /// Warnings: unknown columns, padded rows, an encoding fallback… (the first ones; ``warningCount`` counts all).
     public package(set) var warnings: [GTFSWarning] = []

@@ -3,7 +3,7 @@ import GRDB
 /// Version 6 of the store's schema: `feed_references` keeps, per feed and reference, how many rows the
 /// last reference check found without their target, and `feed_tables.stored_hash` the hash of each zip
 /// entry's stored (compressed) bytes, and `changes` the changes of the imports that keep them
-/// (``/GTFSStoreCore/ImportOptions/keepsChanges``).
+/// (`ImportOptions.keepsChanges`).
 ///
 /// **Frozen** like the versions before: a later change is a new migration.
 ///
@@ -24,7 +24,7 @@ enum SchemaV6 {
         try db.execute(sql: "UPDATE gtfs_meta SET value = 6 WHERE key = 'schema_version'")
     }
 
-    /// The changes imports kept (``/GTFSStoreCore/ImportOptions/keepsChanges``), by import and order.
+    /// The changes imports kept (`ImportOptions.keepsChanges`), by import and order.
     static let changes = """
         CREATE TABLE changes (
             import_id INTEGER NOT NULL,
