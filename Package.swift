@@ -149,7 +149,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["CZlib"],
+            dependencies: ["GTFSSynth"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -309,7 +309,7 @@ struct IncrementalImportTests {
         let folder = try TemporaryFolder()
         let (old, new) = Self.versions()
         func zip(_ files: [String: String], _ name: String) throws -> String {
-            var writer = ZipWriter()
+            var writer = TestZip()
             for (file, text) in files.sorted(by: { $0.key < $1.key }) { writer.add(file, text) }
             return try folder.write(writer.archive(), name: name)
         }
@@ -349,7 +349,7 @@ struct IncrementalImportTests {
         let folder = try TemporaryFolder()
         let files = Self.versions().old
         func zip(_ name: String, deflate: Bool) throws -> FeedSource {
-            var writer = ZipWriter()
+            var writer = TestZip()
             for (file, text) in files.sorted(by: { $0.key < $1.key }) { writer.add(file, text, deflate: deflate) }
             return try FeedSource(path: try folder.write(writer.archive(), name: name))
         }

@@ -4,9 +4,9 @@ import CZlib
 ///
 /// Raw deflate for zip entries, or one gzip member (no file name, modification time 0, so the output is
 /// reproducible).
-final class DeflateStream: ByteSink {
+package final class DeflateStream: ByteSink {
     /// The container around the deflate data.
-    enum Container {
+    package enum Container {
         /// Raw deflate, as a zip entry stores it.
         case raw
         /// A gzip member.
@@ -38,7 +38,7 @@ final class DeflateStream: ByteSink {
     ///   - target: receives the compressed bytes.
     ///   - name: the file, for error messages.
     /// - Throws: ``SyntheticFeedError`` when zlib cannot start (out of memory).
-    init(container: Container, level: Int32, target: any ByteSink, name: String) throws {
+    package init(container: Container, level: Int32, target: any ByteSink, name: String) throws {
         // Start zlib before any stored property is set: a failure then leaves nothing for deinit to free twice.
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -61,7 +61,7 @@ final class DeflateStream: ByteSink {
         output.deallocate()
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         var offset = 0
         // avail_in is 32-bit: feed very large inputs in slices.
@@ -77,7 +77,7 @@ final class DeflateStream: ByteSink {
     }
 
     /// Ends the stream and hands on its last bytes (and, for gzip, the trailer).
-    func finish() throws {
+    package func finish() throws {
         guard !finished else { return }
         stream.pointee.next_in = nil
         stream.pointee.avail_in = 0

@@ -1,11 +1,11 @@
 import Platform
 
 /// A file opened for writing (created or truncated, mode 0644), written with `write(2)`.
-final class FileSink: ByteSink {
+final class FileSink: OffsetSink {
     /// The file's path, for error messages.
     let path: String
     /// Bytes written so far: the offset of the next byte.
-    private(set) var offset: Int64 = 0
+    private(set) package var offset: Int64 = 0
     private var descriptor: Int32
 
     /// Creates or truncates `path`.
@@ -20,19 +20,14 @@ final class FileSink: ByteSink {
         if descriptor >= 0 { _ = closeDescriptor(descriptor) }
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         let code = System.writeAll(descriptor, bytes)
         if code != 0 { throw SyntheticFeedError.system(path, "write", errno: code) }
         offset += Int64(bytes.count)
     }
 
-    /// Writes the bytes of an array.
-    func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try write($0) }
-    }
-
     /// Closes the file, reporting a failed close (a delayed write error) instead of losing it.
-    func close() throws {
+    package func close() throws {
         guard descriptor >= 0 else { return }
         let result = closeDescriptor(descriptor)
         descriptor = -1

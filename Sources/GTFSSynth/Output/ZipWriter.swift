@@ -1,67 +1,93 @@
-/// Writes a zip archive as a stream: each entry is deflated straight into the file, its local header
-/// carrying the data-descriptor flag (bit 3) and the CRC-32 and sizes following the data; the central
-/// directory is written at the end. ZIP64 records are added only where a size or offset needs them.
+import CZlib
+
+/// Writes a zip archive, to a file or to memory, in one pass: the package's one zip writer, for the
+/// synthetic feeds and for the archives the tests read.
 ///
-/// Every timestamp is the same fixed date, so equal content gives an identical archive.
-final class ZipWriter {
+/// An entry is streamed (``beginEntry(name:)``: deflated straight into the archive, its local header
+/// carrying the data-descriptor flag, bit 3, and its CRC-32 and sizes following the data) or added whole
+/// (``add(_:_:method:)``: stored or deflated, its CRC-32 and sizes in its local header). The central
+/// directory is written at the end. Every timestamp is the same fixed date, so equal content gives an
+/// identical archive.
+package final class ZipWriter {
+    /// How an entry's bytes are kept.
+    package enum Method: Sendable {
+        /// As they are (method 0).
+        case stored
+        /// Raw deflate (method 8).
+        case deflated
+    }
+
+    /// When the archive carries ZIP64 fields and end records.
+    package enum ZIP64: Sendable {
+        /// Where a size, an offset or the count needs them: 4 GiB and more, 65,535 entries and more.
+        case whenNeeded
+        /// For every entry and the archive, as some large-feed writers do, whatever the sizes.
+        case always
+        /// Never, as 32-bit writers do: a count above 65,535 is capped (and a size past 4 GiB is not
+        /// written correctly). Only for archives that test a reader.
+        case never
+    }
+
     /// What the central directory needs about one entry.
-    private struct Record {
+    struct Record {
         let name: [UInt8]
+        let method: Method
+        let streamed: Bool
         let crc32: UInt32
         let compressedSize: UInt64
         let uncompressedSize: UInt64
         let localHeaderOffset: UInt64
     }
 
-    /// The archive's path.
+    /// The archive's path, for messages; empty in memory.
     let path: String
-    private let file: FileSink
+    let target: any OffsetSink
     private let level: Int32
-    private var records: [Record] = []
+    let zip64: ZIP64
+    var records: [Record] = []
     private var current: (entry: ZipEntrySink, name: [UInt8], offset: UInt64)?
 
-    private static let dataDescriptorFlag: UInt16 = 0x0008
-    private static let deflated: UInt16 = 8
+    static let dataDescriptorFlag: UInt16 = 0x0008
     /// 2025-01-01 00:00:00 in MS-DOS format.
-    private static let dosTime: UInt16 = 0
-    private static let dosDate: UInt16 = (2025 - 1980) << 9 | 1 << 5 | 1
-    private static let limit32: UInt64 = 0xFFFF_FFFF
+    static let dosTime: UInt16 = 0
+    static let dosDate: UInt16 = (2025 - 1980) << 9 | 1 << 5 | 1
+    static let limit32: UInt64 = 0xFFFF_FFFF
 
-    /// Creates (or truncates) the archive.
+    /// Creates (or truncates) the archive file.
     ///
     /// - Parameters:
     ///   - path: the zip file.
-    ///   - level: zlib's compression level for every entry.
+    ///   - level: zlib's compression level for every deflated entry.
+    ///   - zip64: when ZIP64 records are written.
     /// - Throws: ``SyntheticFeedError`` when the file cannot be created.
-    init(path: String, level: Int32) throws {
+    init(path: String, level: Int32, zip64: ZIP64 = .whenNeeded) throws {
         self.path = path
         self.level = level
-        file = try FileSink(path: path)
+        self.zip64 = zip64
+        target = try FileSink(path: path)
     }
 
-    /// Writes an entry's local header and returns the sink its content goes to; call ``endEntry()``
-    /// after the content.
+    /// Creates an archive in memory: ``bytes`` after ``finish()``.
+    package init(level: Int32 = 6, zip64: ZIP64 = .whenNeeded) {
+        path = ""
+        self.level = level
+        self.zip64 = zip64
+        target = MemorySink()
+    }
+
+    /// The archive written in memory so far (empty for a file).
+    package var bytes: [UInt8] { (target as? MemorySink)?.bytes ?? [] }
+
+    /// Writes an entry's local header and returns the sink its content goes to, deflated; call
+    /// ``endEntry()`` after the content.
     /// - Throws: ``SyntheticFeedError`` when writing fails or an entry is still open.
     func beginEntry(name: String) throws -> ZipEntrySink {
         guard current == nil else { throw SyntheticFeedError(path: path, message: "an entry is still open") }
         let nameBytes = Array(name.utf8)
-        let offset = UInt64(file.offset)
-        var header = LittleEndianBytes()
-        header.u32(0x0403_4B50)
-        header.u16(20)  // version needed: 2.0 (deflate)
-        header.u16(Self.dataDescriptorFlag)
-        header.u16(Self.deflated)
-        header.u16(Self.dosTime)
-        header.u16(Self.dosDate)
-        header.u32(0)  // CRC-32, compressed and uncompressed size: in the data descriptor
-        header.u32(0)
-        header.u32(0)
-        header.u16(UInt16(nameBytes.count))
-        header.u16(0)  // no extra field
-        header.append(nameBytes)
-        try file.write(header.bytes)
+        let offset = UInt64(target.offset)
+        try target.write(localHeader(nameBytes, method: .deflated, streamed: true, crc32: 0, compressed: 0, uncompressed: 0))
         let entry = try ZipEntrySink(
-            deflate: DeflateStream(container: .raw, level: level, target: file, name: path + ":" + name))
+            deflate: DeflateStream(container: .raw, level: level, target: target, name: path + ":" + name))
         current = (entry, nameBytes, offset)
         return entry
     }
@@ -77,108 +103,79 @@ final class ZipWriter {
         var descriptor = LittleEndianBytes()
         descriptor.u32(0x0807_4B50)
         descriptor.u32(entry.crc32)
-        if compressed >= Self.limit32 || uncompressed >= Self.limit32 {
+        if zip64 == .always || (zip64 == .whenNeeded && (compressed >= Self.limit32 || uncompressed >= Self.limit32)) {
             descriptor.u64(compressed)
             descriptor.u64(uncompressed)
         } else {
-            descriptor.u32(UInt32(compressed))
-            descriptor.u32(UInt32(uncompressed))
+            descriptor.u32(UInt32(truncatingIfNeeded: compressed))
+            descriptor.u32(UInt32(truncatingIfNeeded: uncompressed))
         }
-        try file.write(descriptor.bytes)
+        try target.write(descriptor.bytes)
         records.append(
             Record(
-                name: name, crc32: entry.crc32, compressedSize: compressed, uncompressedSize: uncompressed,
-                localHeaderOffset: offset))
+                name: name, method: .deflated, streamed: true, crc32: entry.crc32, compressedSize: compressed,
+                uncompressedSize: uncompressed, localHeaderOffset: offset))
     }
 
-    /// Writes the central directory and the end records, and closes the file.
-    /// - Throws: ``SyntheticFeedError`` when writing or closing fails.
-    func finish() throws {
-        try endEntry()
-        let directoryOffset = UInt64(file.offset)
-        var directory = LittleEndianBytes()
-        for record in records {
-            var extra = LittleEndianBytes()
-            if record.uncompressedSize >= Self.limit32 { extra.u64(record.uncompressedSize) }
-            if record.compressedSize >= Self.limit32 { extra.u64(record.compressedSize) }
-            if record.localHeaderOffset >= Self.limit32 { extra.u64(record.localHeaderOffset) }
-            let zip64 = !extra.bytes.isEmpty
-            directory.u32(0x0201_4B50)
-            directory.u16(zip64 ? 0x032D : 0x0314)  // made by: Unix, zip 4.5 or 2.0
-            directory.u16(zip64 ? 45 : 20)  // version needed
-            directory.u16(Self.dataDescriptorFlag)
-            directory.u16(Self.deflated)
-            directory.u16(Self.dosTime)
-            directory.u16(Self.dosDate)
-            directory.u32(record.crc32)
-            directory.u32(UInt32(min(record.compressedSize, Self.limit32)))
-            directory.u32(UInt32(min(record.uncompressedSize, Self.limit32)))
-            directory.u16(UInt16(record.name.count))
-            directory.u16(zip64 ? UInt16(4 + extra.bytes.count) : 0)
-            directory.u16(0)  // comment
-            directory.u16(0)  // disk
-            directory.u16(1)  // internal attributes: text
-            directory.u32(0o100644 << 16)  // external attributes: a regular file, rw-r--r--
-            directory.u32(UInt32(min(record.localHeaderOffset, Self.limit32)))
-            directory.append(record.name)
-            if zip64 {
-                directory.u16(0x0001)
-                directory.u16(UInt16(extra.bytes.count))
-                directory.append(extra.bytes)
-            }
+    /// Adds a whole entry, its CRC-32 and sizes in its local header.
+    /// - Throws: ``SyntheticFeedError`` when compressing or writing fails or an entry is open.
+    package func add(_ name: String, _ content: [UInt8], method: Method = .deflated) throws {
+        guard current == nil else { throw SyntheticFeedError(path: path, message: "an entry is still open") }
+        var data = content
+        if method == .deflated {
+            let memory = MemorySink()
+            let deflate = try DeflateStream(container: .raw, level: level, target: memory, name: path + ":" + name)
+            try deflate.write(content)
+            try deflate.finish()
+            data = memory.bytes
         }
-        try file.write(directory.bytes)
-        let directorySize = UInt64(directory.bytes.count)
-        let count = UInt64(records.count)
-        var end = LittleEndianBytes()
-        if count >= 0xFFFF || directorySize >= Self.limit32 || directoryOffset >= Self.limit32 {
-            let recordOffset = directoryOffset + directorySize
-            end.u32(0x0606_4B50)  // ZIP64 end of central directory record
-            end.u64(44)  // its size after this field
-            end.u16(0x032D)
-            end.u16(45)
-            end.u32(0)
-            end.u32(0)
-            end.u64(count)
-            end.u64(count)
-            end.u64(directorySize)
-            end.u64(directoryOffset)
-            end.u32(0x0706_4B50)  // ZIP64 locator
-            end.u32(0)
-            end.u64(recordOffset)
-            end.u32(1)
+        let crc = content.withUnsafeBufferPointer { UInt32(truncatingIfNeeded: CZlib.crc32(0, $0.baseAddress, UInt32($0.count))) }
+        let nameBytes = Array(name.utf8)
+        let offset = UInt64(target.offset)
+        try target.write(
+            localHeader(
+                nameBytes, method: method, streamed: false, crc32: crc, compressed: UInt64(data.count), uncompressed: UInt64(content.count)))
+        try target.write(data)
+        records.append(
+            Record(
+                name: nameBytes, method: method, streamed: false, crc32: crc, compressedSize: UInt64(data.count),
+                uncompressedSize: UInt64(content.count), localHeaderOffset: offset))
+    }
+
+    /// A local file header; a streamed entry's CRC-32 and sizes follow its data instead.
+    private func localHeader(
+        _ name: [UInt8], method: Method, streamed: Bool, crc32: UInt32, compressed: UInt64, uncompressed: UInt64
+    ) -> [UInt8] {
+        let large = zip64 == .always || (zip64 == .whenNeeded && !streamed && max(compressed, uncompressed) >= Self.limit32)
+        var header = LittleEndianBytes()
+        header.u32(0x0403_4B50)
+        header.u16(large ? 45 : 20)  // version needed: 4.5 (ZIP64) or 2.0 (deflate)
+        header.u16(streamed ? Self.dataDescriptorFlag : 0)
+        header.u16(method.code)
+        header.u16(Self.dosTime)
+        header.u16(Self.dosDate)
+        header.u32(crc32)
+        header.u32(large ? UInt32(Self.limit32) : UInt32(truncatingIfNeeded: compressed))
+        header.u32(large ? UInt32(Self.limit32) : UInt32(truncatingIfNeeded: uncompressed))
+        header.u16(UInt16(name.count))
+        header.u16(large ? 20 : 0)
+        header.append(name)
+        if large {
+            header.u16(0x0001)
+            header.u16(16)
+            header.u64(uncompressed)
+            header.u64(compressed)
         }
-        end.u32(0x0605_4B50)
-        end.u16(0)
-        end.u16(0)
-        end.u16(UInt16(min(count, 0xFFFF)))
-        end.u16(UInt16(min(count, 0xFFFF)))
-        end.u32(UInt32(min(directorySize, Self.limit32)))
-        end.u32(UInt32(min(directoryOffset, Self.limit32)))
-        end.u16(0)  // comment
-        try file.write(end.bytes)
-        try file.close()
+        return header.bytes
     }
 }
 
-/// A growing little-endian byte string for zip headers.
-struct LittleEndianBytes {
-    private(set) var bytes: [UInt8] = []
-
-    mutating func u16(_ value: UInt16) {
-        bytes.append(UInt8(truncatingIfNeeded: value))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+extension ZipWriter.Method {
+    /// The compression method's number in the headers.
+    var code: UInt16 {
+        switch self {
+        case .stored: 0
+        case .deflated: 8
+        }
     }
-
-    mutating func u32(_ value: UInt32) {
-        u16(UInt16(truncatingIfNeeded: value))
-        u16(UInt16(truncatingIfNeeded: value >> 16))
-    }
-
-    mutating func u64(_ value: UInt64) {
-        u32(UInt32(truncatingIfNeeded: value))
-        u32(UInt32(truncatingIfNeeded: value >> 32))
-    }
-
-    mutating func append(_ more: [UInt8]) { bytes.append(contentsOf: more) }
 }

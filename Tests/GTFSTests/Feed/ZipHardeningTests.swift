@@ -13,7 +13,7 @@ struct ZipHardeningTests {
         let content = "stop_id,stop_name,stop_lat,stop_lon\n" + (1 ... 300).map { "S\($0),Stop \($0),52.5,13.4\n" }.joined()
 
         init() {
-            var zip = ZipWriter()
+            var zip = TestZip()
             zip.zip64 = true
             zip.add("stops.txt", content)
             bytes = zip.archive()
@@ -72,7 +72,7 @@ struct ZipHardeningTests {
 
     @Test("Exactly 65,535 entries and no ZIP64 records (as Python's zipfile writes them): the count is read as it is")
     func fullSixteenBitCount() throws {
-        var zip = ZipWriter()
+        var zip = TestZip()
         zip.add("stops.txt", Crafted().content, deflate: false)
         for number in 1 ..< 65_535 { zip.add("notes/\(number).txt", "", deflate: false) }
         let folder = try TemporaryFolder()

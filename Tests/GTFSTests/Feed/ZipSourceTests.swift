@@ -12,13 +12,13 @@ struct ZipSourceTests {
         return records
     }
 
-    static func write(_ zip: ZipWriter, in folder: TemporaryFolder) throws -> String {
+    static func write(_ zip: TestZip, in folder: TemporaryFolder) throws -> String {
         try folder.write(zip.archive(), name: "feed.zip")
     }
 
     @Test("Entries are found in load order; __MACOSX and dot files are ignored; unknown files kept for reporting")
     func layout() throws {
-        var zip = ZipWriter()
+        var zip = TestZip()
         zip.add("stops.txt", "id,name\n1,\"Berlin, Mitte\"\n2,Pankow\n")
         zip.add("levels.txt", "id,name\n0,Ground\n", deflate: false)
         zip.add("__MACOSX/._stops.txt", "junk")
@@ -43,7 +43,7 @@ struct ZipSourceTests {
         let folder = try TemporaryFolder()
         let text = "stop_id,stop_name\n" + (0 ..< 2000).map { "S\($0),Stop \($0)\n" }.joined()
         func entry(_ name: String, deflate: Bool) throws -> FeedEntry {
-            var zip = ZipWriter()
+            var zip = TestZip()
             zip.add("stops.txt", text, deflate: deflate)
             let source = try FeedSource(path: try folder.write(zip.archive(), name: name))
             return try #require(try source.entries().first)
@@ -62,7 +62,7 @@ struct ZipSourceTests {
 
     @Test("Files inside a single top-level folder are found")
     func topLevelFolder() throws {
-        var zip = ZipWriter()
+        var zip = TestZip()
         zip.add("vbb-gtfs/", "", deflate: false)
         zip.add("vbb-gtfs/stops.txt", "id\n1\n")
         zip.add("vbb-gtfs/agency.txt", "id\nA\n")
@@ -74,7 +74,7 @@ struct ZipSourceTests {
 
     @Test("ZIP64 archives are read")
     func zip64() throws {
-        var zip = ZipWriter()
+        var zip = TestZip()
         zip.zip64 = true
         zip.add("stops.txt", "id,name\n" + (1 ... 500).map { "\($0),Stop \($0)\n" }.joined())
         zip.add("levels.txt", "id\n1\n", deflate: false)
@@ -87,7 +87,7 @@ struct ZipSourceTests {
 
     @Test("A damaged deflate entry is an error naming archive and entry, never short output")
     func corruptEntry() throws {
-        var zip = ZipWriter()
+        var zip = TestZip()
         zip.add("stops.txt", "id,name\n" + (1 ... 2000).map { "\($0),Stop number \($0)\n" }.joined())
         var bytes = zip.archive()
         for index in 200 ..< 230 { bytes[index] ^= 0x55 }
@@ -105,7 +105,7 @@ struct ZipSourceTests {
 
     @Test("A stored entry whose bytes changed fails its CRC-32 check")
     func crcMismatch() throws {
-        var zip = ZipWriter()
+        var zip = TestZip()
         zip.add("stops.txt", "id,name\n1,Alpha\n", deflate: false)
         var bytes = zip.archive()
         // The content starts after the 30-byte local header and the 9-byte name.
@@ -123,7 +123,7 @@ struct ZipSourceTests {
 
     @Test("A truncated archive is a clear error")
     func truncatedArchive() throws {
-        var zip = ZipWriter()
+        var zip = TestZip()
         zip.add("stops.txt", "id\n1\n")
         let bytes = Array(zip.archive().dropLast(30))
         let folder = try TemporaryFolder()

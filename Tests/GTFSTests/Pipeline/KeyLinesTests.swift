@@ -70,7 +70,7 @@ struct KeyLinesTests {
     func zipAndGzip() throws {
         let folder = try TemporaryFolder()
         let text = Self.header + "T1,08:00:00,08:00:00,S1,1\nT2,08:00:00,08:00:00,S1,1\nT2,08:00:00,08:00:00,S1,1\n"
-        var zip = ZipWriter()
+        var zip = TestZip()
         zip.add("agency.txt", "agency_id,agency_name,agency_url,agency_timezone\nA,X,https://x.de,Europe/Berlin\n")
         zip.add("stop_times.txt", text)
         let entries = try FeedSource(path: try folder.write(zip.archive(), name: "feed.zip")).entries()
