@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GTFS
 import GTFSImport
 @testable import GTFSPostgres
@@ -77,5 +78,14 @@ struct PostgresStoryTests {
         #expect(ours[2].contains("replaced [\"stops\"]"))
         #expect(ours[4].contains { $0.contains("the feed is empty") })
         #expect(ours[5].first?.contains("holds no file of the GTFS reference") == true)
+        // The same history: the refused folder, like the unchanged feed, leaves no row in `imports`.
+        let history = "SELECT feed_name, kind, outcome FROM imports ORDER BY import_id"
+        let here = try postgres.connection.query(history.replacingOccurrences(of: "FROM imports", with: "FROM gtfs.imports"), [], "read")
+            .map { $0.map { $0 ?? "∅" }.joined(separator: " ") }
+        let there = try sqlite.pool.read { db in
+            try Row.fetchAll(db, sql: history).map { row in (0 ..< 3).map { "\((row[$0] as String?) ?? "∅")" }.joined(separator: " ") }
+        }
+        #expect(here == there)
+        #expect(here.count == 4, "\(here)")
     }
 }

@@ -86,16 +86,23 @@ final class PostgresImportRun: StoreWriter {
         var states: String?
     }
 
-    /// Runs the import, the core's ``ImportDriver`` over this writer; the caller commits, or rolls back when
-    /// `ImportSummary.changedNothing`.
+    /// Runs the import, the core's `ImportDriver` over this writer (``prepare()`` first, unless called
+    /// before); the caller commits, or rolls back when `ImportSummary.changedNothing`.
     /// - Parameter startedAt: the server's clock at the start, for `imports`.
     func run(startedAt: String) throws -> ImportSummary {
         self.startedAt = startedAt
+        return try (driver ?? prepare()).run(self)
+    }
+
+    /// Reads the source's list of files and makes the story's driver, without the server.
+    /// - Throws: ``/GTFS/GTFSError`` when the source cannot be read or holds no GTFS file.
+    @discardableResult
+    func prepare() throws -> ImportDriver {
         entries = try source.entries()
         let shouldContinue = self.shouldContinue
         let driver = try ImportDriver(source: source, entries: entries, options: options, start: start) { !shouldContinue() }
         self.driver = driver
-        return try driver.run(self)
+        return driver
     }
 
     /// Full or incremental, as far as the story got: what a failure records in `imports`.

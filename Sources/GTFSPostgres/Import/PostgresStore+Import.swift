@@ -42,13 +42,15 @@ extension PostgresStore {
             canceller.reset()
             throw CancellationError()
         }
+        let run = PostgresImportRun(
+            connection: connection, schema: schema, source: source, options: options, usesPostGIS: usesPostGIS, migrations: migrations,
+            reporter: reporter, shouldContinue: { !canceller.isRequested && !isCancelled() })
+        // A source that cannot be read or holds no GTFS file is refused before the server is asked anything.
+        try run.prepare()
         let started = try connection.query("SELECT now()::text", [], "read the clock").first?.first.flatMap { $0 } ?? ""
         // Read committed whatever the server's default: a statement sees what others committed before it
         // (PostGIS created by a concurrent import, see PostGIS.enable).
         try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED", "begin a transaction")
-        let run = PostgresImportRun(
-            connection: connection, schema: schema, source: source, options: options, usesPostGIS: usesPostGIS, migrations: migrations,
-            reporter: reporter, shouldContinue: { !canceller.isRequested && !isCancelled() })
         do {
             try lock(waiting: options.lockWait)
             let summary = try run.run(startedAt: started)
