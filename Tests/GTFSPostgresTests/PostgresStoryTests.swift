@@ -88,4 +88,37 @@ struct PostgresStoryTests {
         #expect(here == there)
         #expect(here.count == 4, "\(here)")
     }
+
+    @Test("A replacement other than the source's default, then the whole feed again: the same tables stored and skipped")
+    func replacementThenFeedAgain() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let v1 = try PostgresFailureTests.feed(PostgresIncrementalTests.version1, in: folder, named: "v1")
+        let stops = PostgresIncrementalTests.version1["stops.txt"] ?? ""
+        let stopsFile = folder.file("stops.txt")
+        try stops.write(toFile: stopsFile, atomically: true, encoding: .utf8)
+        let stopsFolder = try PostgresFailureTests.feed(["stops.txt": stops], in: folder, named: "stops-only")
+        var all = ImportOptions()
+        all.replacement = .allTables
+        var importedOnly = ImportOptions()
+        importedOnly.replacement = .importedTables
+        // A single file replacing every table, then the feed: its other tables must be loaded again.
+        // A folder replacing only its own table, then the feed: the other tables are as stored.
+        let imports = [(v1, ImportOptions()), (stopsFile, all), (v1, ImportOptions()), (stopsFolder, importedOnly), (v1, ImportOptions())]
+
+        let postgres = try PostgresStore(connectionString: server.connectionString)
+        defer { postgres.close() }
+        let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
+        defer { try? sqlite.close() }
+        let ours = try Self.stories(imports, into: postgres)
+        let theirs = try Self.stories(imports, into: sqlite)
+        for (index, (here, there)) in zip(ours, theirs).enumerated() {
+            #expect(here == there, "import \(index + 1)")
+        }
+        let counts = (try postgres.rowCounts(feed: "default"), try sqlite.rowCounts(feed: "default"))
+        #expect(counts.0.filter { $0.value > 0 } == counts.1.filter { $0.value > 0 }, "\(counts)")
+        #expect(try postgres.rowCounts(feed: "default")[.routes] == 2)
+        #expect(ours[4].first == "kind incremental, changed nothing true", "\(ours[4])")
+    }
 }

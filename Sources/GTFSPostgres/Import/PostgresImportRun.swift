@@ -261,8 +261,10 @@ final class PostgresImportRun: StoreWriter {
     /// Writes what the import stored: `feed_tables` per file, a row in `imports`, the feed's version, and
     /// the kept changes' import.
     private func record(startedAt: String, plan: ImportPlan) throws {
+        var recorded = Set<GTFSFile>()
         for table in summary.tables where !table.isUnchangedFile {
             guard table.contentHash != nil || table.rowsRead > 0 else { continue }
+            recorded.insert(table.file)
             _ = try connection.query(
                 """
                 INSERT INTO \(schema).feed_tables (feed, table_name, content_hash, rows_read, rows_stored, rows_rejected)
@@ -273,12 +275,12 @@ final class PostgresImportRun: StoreWriter {
                 [String(feed), table.file.rawValue, table.contentHash, String(table.rowsRead), String(table.rowsStored), String(table.rowsRejected)],
                 "record \(table.file.rawValue)")
         }
-        if self.source.isWholeFeed {
-            // A whole feed's tables are those it gave.
-            let kept = summary.tables.filter { $0.contentHash != nil || $0.isUnchangedFile }.map { "'\($0.file.rawValue)'" }
+        // The tables the plan emptied hold no file's content any more, as in the SQLite store's catalog.
+        let emptied = (plan.incremental ? plan.removed : Set(plan.replaced).subtracting(recorded)).map { "'\($0.rawValue)'" }
+        if !emptied.isEmpty {
             try connection.execute(
-                "DELETE FROM \(schema).feed_tables WHERE feed = \(feed)" + (kept.isEmpty ? "" : " AND table_name NOT IN (\(kept.joined(separator: ", ")))"),
-                "forget the old tables")
+                "DELETE FROM \(schema).feed_tables WHERE feed = \(feed) AND table_name IN (\(emptied.sorted().joined(separator: ", ")))",
+                "forget the emptied tables")
         }
         let contentHash = try PostgresStore.contentHash(feed: feed, schema: schema, connection: connection)
         summary.contentHash = contentHash
