@@ -27,7 +27,11 @@ extension PostgresStore {
             do {
                 return try importInTransaction(source, options: options, reporter: reporter, isCancelled: isCancelled)
             } catch {
-                throw importError(error, cancelled: isCancelled() || canceller.isRequested)
+                // A cancel asked for while the import failed outside its transaction (reading the source,
+                // beginning) took effect with this failure: the next import must not see it.
+                let requested = canceller.isRequested
+                if requested { canceller.reset() }
+                throw importError(error, cancelled: isCancelled() || requested)
             }
         }
     }
