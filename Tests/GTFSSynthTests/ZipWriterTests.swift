@@ -71,4 +71,13 @@ struct ZipWriterTests {
         #expect(throws: SyntheticFeedError.self) { try writer.add("b.txt", []) }
         #expect(throws: SyntheticFeedError.self) { _ = try writer.beginEntry(name: "c.txt") }
     }
+
+    @Test("A name longer than a zip header can count is refused, not a crash")
+    func longName() throws {
+        let writer = ZipWriter()
+        let name = String(repeating: "n", count: 70_000)
+        #expect(throws: SyntheticFeedError.self) { try writer.add(name, []) }
+        #expect(throws: SyntheticFeedError.self) { _ = try writer.beginEntry(name: name) }
+        try writer.add(String(repeating: "n", count: 65_535), Array("x".utf8))
+    }
 }

@@ -83,7 +83,7 @@ package final class ZipWriter {
     /// - Throws: ``SyntheticFeedError`` when writing fails or an entry is still open.
     func beginEntry(name: String) throws -> ZipEntrySink {
         guard current == nil else { throw SyntheticFeedError(path: path, message: "an entry is still open") }
-        let nameBytes = Array(name.utf8)
+        let nameBytes = try entryName(name)
         let offset = UInt64(target.offset)
         try target.write(localHeader(nameBytes, method: .deflated, streamed: true, crc32: 0, compressed: 0, uncompressed: 0))
         let entry = try ZipEntrySink(
@@ -129,8 +129,8 @@ package final class ZipWriter {
             try deflate.finish()
             data = memory.bytes
         }
-        let crc = content.withUnsafeBufferPointer { UInt32(truncatingIfNeeded: CZlib.crc32(0, $0.baseAddress, UInt32($0.count))) }
-        let nameBytes = Array(name.utf8)
+        let crc = content.withUnsafeBytes { Self.crc32($0) }
+        let nameBytes = try entryName(name)
         let offset = UInt64(target.offset)
         try target.write(
             localHeader(
@@ -140,6 +140,27 @@ package final class ZipWriter {
             Record(
                 name: nameBytes, method: method, streamed: false, crc32: crc, compressedSize: UInt64(data.count),
                 uncompressedSize: UInt64(content.count), localHeaderOffset: offset))
+    }
+
+    /// The bytes of an entry's name, which a header counts in 16 bits.
+    private func entryName(_ name: String) throws -> [UInt8] {
+        let bytes = Array(name.utf8)
+        guard bytes.count <= Int(UInt16.max) else {
+            throw SyntheticFeedError(path: path, message: "an entry name of \(bytes.count) bytes; a zip allows at most 65,535")
+        }
+        return bytes
+    }
+
+    /// zlib's CRC-32 of any number of bytes (zlib takes at most 4 GiB at a time).
+    static func crc32(_ bytes: UnsafeRawBufferPointer, startingAt start: UInt = 0) -> UInt32 {
+        var crc = start
+        var offset = 0
+        while offset < bytes.count, let base = bytes.baseAddress {
+            let slice = min(bytes.count - offset, 1 << 30)
+            crc = CZlib.crc32(crc, (base + offset).assumingMemoryBound(to: Bytef.self), UInt32(slice))
+            offset += slice
+        }
+        return UInt32(truncatingIfNeeded: crc)
     }
 
     /// A local file header; a streamed entry's CRC-32 and sizes follow its data instead.
