@@ -366,6 +366,22 @@ struct PostgresCancelTests {
         #expect(try store.feeds().isEmpty)
         #expect(try store.importFeed(from: try FeedSource(path: good), named: "f").rowsStored == 2)
     }
+
+    @Test("A cancel asked for while a refused source is read ends that import, not the next one")
+    func cancelWhileRefused() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let good = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "good")
+        let nothing = try PostgresFailureTests.feed(["notes.txt": "hello\n"], in: folder, named: "nothing")
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        let canceller = store.canceller
+        store.sourceListed.withLock { $0 = { canceller.cancel() } }
+        #expect(throws: ImportError.self) { try store.importFeed(from: try FeedSource(path: nothing), named: "f") }
+        store.sourceListed.withLock { $0 = nil }
+        #expect(try store.importFeed(from: try FeedSource(path: good), named: "f").rowsStored == 2)
+    }
 }
 
 extension PostgresStore {

@@ -95,10 +95,12 @@ final class PostgresImportRun: StoreWriter {
     }
 
     /// Reads the source's list of files and makes the story's driver, without the server.
-    /// - Throws: ``/GTFS/GTFSError`` when the source cannot be read or holds no GTFS file.
+    /// - Parameter listed: called once the files are listed.
+    /// - Throws: `GTFSError` when the source cannot be read or holds no GTFS file.
     @discardableResult
-    func prepare() throws -> ImportDriver {
+    func prepare(listed: () -> Void = {}) throws -> ImportDriver {
         entries = try source.entries()
+        listed()
         let shouldContinue = self.shouldContinue
         let driver = try ImportDriver(source: source, entries: entries, options: options, start: start) { !shouldContinue() }
         self.driver = driver

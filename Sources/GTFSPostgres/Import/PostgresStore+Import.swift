@@ -50,7 +50,7 @@ extension PostgresStore {
             connection: connection, schema: schema, source: source, options: options, usesPostGIS: usesPostGIS, migrations: migrations,
             reporter: reporter, shouldContinue: { !canceller.isRequested && !isCancelled() })
         // A source that cannot be read or holds no GTFS file is refused before the server is asked anything.
-        try run.prepare()
+        try run.prepare { self.sourceListed.withLock { $0 }?() }
         let started = try connection.query("SELECT now()::text", [], "read the clock").first?.first.flatMap { $0 } ?? ""
         // Read committed whatever the server's default: a statement sees what others committed before it
         // (PostGIS created by a concurrent import, see PostGIS.enable).

@@ -35,6 +35,10 @@ public final class PostgresStore: FeedStore, @unchecked Sendable {
         set { settings.withLock { $0.usesPostGIS = newValue } }
     }
 
+    /// Called on the import's thread once an import has listed its source's files, before it asks the
+    /// server anything (tests cancel there).
+    let sourceListed = Mutex<(@Sendable () -> Void)?>(nil)
+
     /// The migrations of the schema's tables (``PostgresSchemaVersion``); tests add a made-up later one.
     var migrations: [PostgresMigration] {
         get { settings.withLock { $0.migrations } }
