@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Runs a built executable of this package and captures what it prints.
 public enum ToolRunner {
@@ -22,6 +23,9 @@ public enum ToolRunner {
         /// The process.
         public let process: Process
         private let input: FileHandle
+        /// Whether `input` was closed: a second close could close the same descriptor number after another
+        /// test's pipe took it, and that test's read then fails with EBADF.
+        private let inputClosed = Mutex(false)
         private let output: PipeCollector
         private let errors: PipeCollector
 
@@ -51,7 +55,11 @@ public enum ToolRunner {
 
         /// Closes the tool's standard input.
         public func closeInput() throws {
-            try input.close()
+            try inputClosed.withLock { closed in
+                guard !closed else { return }
+                closed = true
+                try input.close()
+            }
         }
 
         /// Sends `signal` to the process.
@@ -74,7 +82,7 @@ public enum ToolRunner {
         /// Waits for the end and returns what it printed.
         public func wait() -> Output {
             process.waitUntilExit()
-            try? input.close()  // already closed when the test closed it; nothing to report either way
+            try? closeInput()  // nothing to report: the tool has ended
             return Output(
                 status: process.terminationStatus, wasSignalled: process.terminationReason == .uncaughtSignal,
                 stdout: output.data(), stderr: String(decoding: errors.data(), as: UTF8.self))

@@ -90,7 +90,9 @@ struct GTFSImportChangesTargetTests {
         let process = Process()
         process.executableURL = ToolRunner.productsDirectory.appendingPathComponent("gtfs-import")
         process.arguments = ["--db", setup.db, "--quiet", "--changes", "/dev/stdout", GTFSImportToolTests.stops2013]
-        process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        // Closed below once the tool has it; a handle that closed it again when freed could close a
+        // descriptor another test has opened since under the same number.
+        process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: false)
         process.standardError = FileHandle.nullDevice
         let received = Received()
         let reader = Thread { received.set(reading.readDataToEndOfFile()) }
