@@ -121,4 +121,49 @@ struct PostgresStoryTests {
         #expect(try postgres.rowCounts(feed: "default")[.routes] == 2)
         #expect(ours[4].first == "kind incremental, changed nothing true", "\(ours[4])")
     }
+
+    @Test("Service ids equal only after Unicode normalisation, or with a quote before a combining mark: each keeps its own days")
+    func unicodeServiceIDs() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        // Monday, Tuesday, Wednesday: `é` precomposed, `e` + U+0301, and a quote followed by U+0301.
+        let services = ["\u{E9}", "e\u{301}", "A\"\u{301}B"]
+        func csv(_ id: String) -> String {
+            // Scalar by scalar: the quote and the mark after it are one Character.
+            var quoted = String.UnicodeScalarView()
+            for scalar in id.unicodeScalars {
+                if scalar == "\"" { quoted.append(scalar) }
+                quoted.append(scalar)
+            }
+            return "\"" + String(quoted) + "\""
+        }
+        let feed = try PostgresFailureTests.feed([
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA1,Agency,https://a.example,Europe/Berlin\n",
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,52.5,13.4\nB,Beta,52.6,13.5\n",
+            "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,A1,1,3\n",
+            "trips.txt": "route_id,service_id,trip_id\n" + services.indices.map { "R1,\(csv(services[$0])),T\($0)\n" }.joined(),
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                + services.indices.map { "T\($0),08:00:00,08:00:00,A,1\nT\($0),08:10:00,08:10:00,B,2\n" }.joined(),
+            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\n"
+                + services.indices.map { index in
+                    csv(services[index]) + "," + (0 ..< 7).map { $0 == index ? "1" : "0" }.joined(separator: ",") + ",20250101,20251231\n"
+                }.joined(),
+        ], in: folder, named: "unicode")
+        let postgres = try PostgresStore(connectionString: server.connectionString)
+        defer { postgres.close() }
+        let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
+        defer { try? sqlite.close() }
+        for store in [postgres, sqlite] as [any FeedStore] {
+            _ = try store.importFeedSynchronously(from: try FeedSource(path: feed))
+            for (index, service) in services.enumerated() {
+                let date = try #require(GTFSDate(year: 2025, month: 11, day: 24 + index))
+                // Bytes, not `String` equality, which takes `é` and `e` + U+0301 for one.
+                #expect(try store.services(on: date, feed: "default").map { Array($0.description.utf8) } == [Array(service.utf8)], "\(store) \(date)")
+                let morning = try #require(Calendar(identifier: .gregorian).date(from: DateComponents(
+                    timeZone: TimeZone(identifier: "Europe/Berlin"), year: 2025, month: 11, day: 24 + index, hour: 7)))
+                #expect(try store.departures(from: "A", between: morning, and: morning + 7200).map(\.tripID.description) == ["T\(index)"], "\(store)")
+            }
+        }
+    }
 }

@@ -10,9 +10,11 @@ extension PostgresConnection {
                 continue
             }
             literal += "\""
-            for character in value {
-                if character == "\"" || character == "\\" { literal.append("\\") }
-                literal.append(character)
+            // Scalar by scalar: a quote or backslash followed by a combining mark is one Character, which
+            // would not be escaped.
+            for scalar in value.unicodeScalars {
+                if scalar == "\"" || scalar == "\\" { literal.unicodeScalars.append("\\") }
+                literal.unicodeScalars.append(scalar)
             }
             literal += "\""
         }

@@ -93,11 +93,9 @@ enum PostgresGroups {
             "DELETE FROM \(schema).feed_groups WHERE feed = \(feed) AND table_name IN (\(names.joined(separator: ", ")))", "forget groups")
     }
 
-    /// A text array as PostgreSQL reads it: `{"a","b\"c"}`.
+    /// A text array as PostgreSQL reads it: `{"a","b\"c"}`, in order.
     static func arrayLiteral(_ values: Set<String>) -> String {
-        "{" + values.sorted().map { value in
-            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }.joined(separator: ",") + "}"
+        PostgresConnection.arrayLiteral(values.sorted())
     }
 }
 

@@ -10,7 +10,9 @@ package struct ServiceDates {
     package let first: Int
     /// The days the span covers.
     package let span: Int
-    private var days: [String: [UInt64]] = [:]
+    /// By the id's UTF-8 bytes: a `String` key would take `é` and `e` + U+0301 for one service, where
+    /// both stores' tables (and GTFS) tell them apart.
+    private var days: [[UInt8]: [UInt64]] = [:]
     private let none: [UInt64]
     /// The first calendar cut at the span's end: its service and `end_date`.
     private var clipped: (service: String, end: GTFSDate)?
@@ -47,14 +49,16 @@ package struct ServiceDates {
         guard offset >= 0, offset < span else { return }
         // In place: a copy taken out of the dictionary would be copied again on its first change.
         let bit: UInt64 = 1 << UInt64(offset % 64)
-        if on { days[service, default: none][offset / 64] |= bit } else { days[service, default: none][offset / 64] &= ~bit }
+        let key = Array(service.utf8)
+        if on { days[key, default: none][offset / 64] |= bit } else { days[key, default: none][offset / 64] &= ~bit }
     }
 
     /// Calls `body` with each date on which a service runs and the services that run on it (sorted), in
-    /// date order: the rows of `service_days` in key order.
+    /// date order: the rows of `service_days` in key order (by bytes, as both stores order text keys).
     package func forEachServiceDay(_ body: (GTFSDate, [String]) throws -> Void) rethrows {
-        let services = days.keys.sorted()
-        let ordered = services.compactMap { days[$0] }
+        let keys = days.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        let ordered = keys.compactMap { days[$0] }
+        let services = keys.map { String(decoding: $0, as: UTF8.self) }
         for offset in 0 ..< span {
             guard let date = GTFSDate(daysSince1970: first + offset) else { continue }
             let running = ordered.indices.filter { ordered[$0][offset / 64] & (1 << UInt64(offset % 64)) != 0 }.map { services[$0] }
