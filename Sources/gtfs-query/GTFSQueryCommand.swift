@@ -37,9 +37,17 @@ struct StoreOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON on standard output.")
     var json = false
 
-    /// Opens the store for reading.
-    /// - Throws: ``/ToolSupport/ToolFailure`` saying why it cannot.
+    /// Opens the store for reading, refusing a feed it does not hold.
+    /// - Throws: ``/ToolSupport/ToolFailure`` saying why it cannot, naming the feeds it holds.
     func open() throws(ToolFailure) -> any FeedStore {
-        try database.openExisting(readOnly: true, nothing: "nothing was read").store
+        let store = try database.openExisting(readOnly: true, nothing: "nothing was read").store
+        let names: [String]
+        do {
+            names = try store.feedNames()
+        } catch {
+            throw ToolFailure("\(error)")
+        }
+        guard names.contains(feed) else { throw ToolFailure(StoreError.unknownFeed(name: feed, feeds: names).description) }
+        return store
     }
 }

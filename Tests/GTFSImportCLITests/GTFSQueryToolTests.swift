@@ -77,7 +77,7 @@ struct GTFSQueryToolTests {
         #expect(!rows.isEmpty && rows.allSatisfy { ($0["name"] as? String)?.contains("Hackescher Markt") == true })
     }
 
-    @Test("Mistakes: an unknown stop or database fails with one line; a bad time or option is a usage error")
+    @Test("Mistakes: an unknown stop, feed or database fails with one line; a bad time or option is a usage error")
     func mistakes() throws {
         let folder = try TemporaryFolder()
         let db = try Self.sample(in: folder)
@@ -87,6 +87,11 @@ struct GTFSQueryToolTests {
         let missing = try ToolRunner.run("gtfs-query", ["departures", "Alexanderplatz", "--db", folder.file("none.sqlite")])
         #expect(missing.status == 1 && missing.stderr == "gtfs-query: \(folder.file("none.sqlite")): no such database (gtfs-import writes one)\n")
         #expect(!FileManager.default.fileExists(atPath: folder.file("none.sqlite")))
+        // An unknown feed is named with the feeds the database holds, for every command.
+        for arguments in [["departures", "Alexanderplatz"], ["stops", "--name", "Alex"], ["stops", "--near", "52.52,13.41"]] {
+            let result = try ToolRunner.run("gtfs-query", arguments + ["--db", db, "--feed", "nope"])
+            #expect(result.status == 1 && result.stderr == "gtfs-query: no feed \"nope\"; the store holds default\n", "\(arguments): \(result.stderr)")
+        }
         for arguments in [["departures", "X", "--at", "25:00"], ["departures", "X", "--minutes", "0"], ["stops"], ["stops", "--near", "95,13"]] {
             let result = try ToolRunner.run("gtfs-query", arguments + ["--db", db])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")

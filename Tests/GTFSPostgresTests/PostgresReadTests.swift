@@ -28,13 +28,25 @@ struct PostgresReadTests {
         let morning = try instant("2025-11-24 08:00")
         add("departures", try store.departures(from: station, between: morning, and: morning + 3600, feed: "vbb"))
         add("arrivals", try store.arrivals(at: station, between: morning, and: morning + 3600, feed: "vbb", limit: 7))
+        add("feed names", try store.feedNames())
+        // An unknown stop or feed is an error, not an empty board.
+        for (stop, feed) in [("nowhere", "vbb"), (station, "nope")] {
+            do {
+                add("departures of \(stop) in \(feed)", try store.departures(from: stop, between: morning, and: morning + 3600, feed: feed))
+            } catch {
+                add("departures of \(stop) in \(feed)", error)
+            }
+            do {
+                add("arrivals at \(stop) in \(feed)", try store.arrivals(at: stop, between: morning, and: morning + 3600, feed: feed))
+            } catch {
+                add("arrivals at \(stop) in \(feed)", error)
+            }
+        }
         let midnight = try instant("2025-11-24 23:30")
         add("past midnight", try store.departures(from: station, between: midnight, and: midnight + 7200, feed: "vbb"))
         var week = 0
         try store.forEachDeparture(from: station, between: morning, and: morning + 7 * 86_400, feed: "vbb", limit: nil) { _ in week += 1 }
         add("a week", week)
-        add("unknown stop", try store.departures(from: "nowhere", between: morning, and: morning + 3600, feed: "vbb"))
-        add("unknown feed", try store.departures(from: station, between: morning, and: morning + 3600, feed: "nothing"))
 
         add("near", try store.stops(near: 52.5219, 13.4132, within: 300, feed: "vbb", limit: nil))
         add("near, five", try store.stops(near: 52.5219, 13.4132, within: 2_000, feed: "vbb", limit: 5))
@@ -96,12 +108,14 @@ struct PostgresReadTests {
         #expect(try postgres.departures(from: "de:11000:900100003", between: Date(timeIntervalSince1970: 1_763_967_600),
             and: Date(timeIntervalSince1970: 1_763_971_200), feed: "vbb").count > 10)
         #expect(answers.contains { $0.hasPrefix("a week: ") && (Int($0.dropFirst(8)) ?? 0) > 1_000 })
+        #expect(answers.contains("departures of nowhere in vbb: no stop \"nowhere\" in feed vbb"))
+        #expect(answers.contains("arrivals at de:11000:900100003 in nope: no feed \"nope\"; the store holds t, vbb"))
         #expect(try postgres.stops(named: "alexanderpl", feed: "vbb", limit: 1).first?.stopName?.contains("Alexanderplatz") == true)
         #expect(try postgres.departures(from: "A", between: Date(timeIntervalSince1970: 1_743_116_400),
             and: Date(timeIntervalSince1970: 1_743_631_200), feed: "t").contains { $0.tripID == "F1" })
     }
 
-    @Test("Too many words are refused by both stores alike; a read of a schema without feeds is empty")
+    @Test("Too many words are refused by both stores alike; a schema without feeds has none, and no board")
     func limits() throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -110,7 +124,8 @@ struct PostgresReadTests {
         let text = Array(repeating: "a", count: FeedStoreLimits.maxNameWords + 1).joined(separator: " ")
         #expect(throws: StoreError.tooManyWords(count: 33, limit: 32)) { try postgres.stops(named: text) }
         #expect(try postgres.stops(named: "alpha").isEmpty)
-        #expect(try postgres.departures(from: "A", between: Date(), and: Date() + 3600).isEmpty)
+        #expect(throws: StoreError.unknownFeed(name: "default", feeds: [])) { try postgres.departures(from: "A", between: Date(), and: Date() + 3600) }
+        #expect(try postgres.feedNames().isEmpty)
         #expect(try postgres.timeZone() == nil)
         #expect(try postgres.feeds().isEmpty)
     }

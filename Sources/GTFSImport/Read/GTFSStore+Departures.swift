@@ -18,7 +18,8 @@ extension GTFSStore {
     ///   - feed: the feed's name.
     ///   - limit: the most departures (the earliest), or `nil` for all.
     ///   - body: receives each departure; an error it throws ends the read and is rethrown.
-    /// - Throws: `DatabaseError`, or what `body` throws.
+    /// - Throws: `StoreError.unknownFeed(name:feeds:)` or `StoreError.unknownStop(id:feed:)` for a feed or
+    ///   stop the store does not hold, `DatabaseError`, or what `body` throws.
     public func forEachDeparture(
         from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
         _ body: (StopEvent) throws -> Void
@@ -35,7 +36,8 @@ extension GTFSStore {
     ///   - feed: the feed's name.
     ///   - limit: the most arrivals (the earliest), or `nil` for all.
     ///   - body: receives each arrival; an error it throws ends the read and is rethrown.
-    /// - Throws: `DatabaseError`, or what `body` throws.
+    /// - Throws: `StoreError.unknownFeed(name:feeds:)` or `StoreError.unknownStop(id:feed:)` for a feed or
+    ///   stop the store does not hold, `DatabaseError`, or what `body` throws.
     public func forEachArrival(
         at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
         _ body: (StopEvent) throws -> Void

@@ -13,8 +13,12 @@ enum StopEvents {
         _ db: Database, _ kind: BoardOrder.Kind, stopID: String, start: Date, end: Date, feed name: String, limit: Int?,
         _ body: (StopEvent) throws -> Void
     ) throws {
-        guard let feed = try GTFSStore.feedID(db, name: name) else { return }
-        let stops = try String.fetchAll(db, sql: BoardQuery.stopsSQL(.sqlite), arguments: [feed, stopID, stopID])
+        let feed = try GTFSStore.feedID(db, name: name)
+        let stops = try feed.map { try String.fetchAll(db, sql: BoardQuery.stopsSQL(.sqlite), arguments: [$0, stopID, stopID]) } ?? []
+        try BoardQuery.check(stopID: stopID, feed: name, feedFound: feed != nil, stops: stops) {
+            try String.fetchAll(db, sql: BoardQuery.feedNamesSQL)
+        }
+        guard let feed else { return }
         guard let query = BoardQuery(kind, stops: stops, start: start, end: end, limit: limit, dialect: .sqlite) else { return }
         func cursor(runs: Bool) throws -> RowCursor? {
             let latestArguments = StatementArguments(query.latestArguments(feed: feed).map(\.databaseValue))

@@ -25,6 +25,12 @@ extension PostgresStore {
         try serially { () throws(PostgresError) -> [StoredFeed] in try listFeeds() }
     }
 
+    /// The names of the schema's feeds, in order: at once, without counting rows; none when the schema
+    /// holds no GTFS tables.
+    public func feedNames() throws -> [String] {
+        try read { reading in try reading.feedNames() }
+    }
+
     private func listFeeds() throws(PostgresError) -> [StoredFeed] {
         let exists = try connection.query(
             "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename IN ('feeds', 'stop_times')", [schema], "look for feeds")

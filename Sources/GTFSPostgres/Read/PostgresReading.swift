@@ -39,6 +39,13 @@ struct PostgresReading {
         return try PostgresStore.feedNumber(name, schema: schema, connection: connection)
     }
 
+    /// The names of the schema's feeds, in order; none when it has no `feeds` table.
+    func feedNames() throws(PostgresError) -> [String] {
+        let exists = try connection.query("SELECT to_regclass($1) IS NOT NULL", ["\(schema).feeds"], "look for feeds")
+        guard exists.first?.first == "t" else { return [] }
+        return try query(BoardQuery.feedNamesSQL, [], "list the feeds").compactMap { $0.first ?? nil }
+    }
+
     /// Rows of one query with text parameters, all at once: for answers of a bounded size.
     func query(_ sql: String, _ arguments: [SQLArgument], _ operation: String) throws(PostgresError) -> [[String?]] {
         try connection.query(sql, arguments.map(\.text), operation)

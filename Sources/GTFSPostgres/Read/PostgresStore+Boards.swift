@@ -12,7 +12,8 @@ extension PostgresStore {
     ///   - feed: the feed's name.
     ///   - limit: the most departures (the earliest), or `nil` for all.
     ///   - body: receives each departure; an error it throws ends the read and is rethrown.
-    /// - Throws: ``PostgresError``, or what `body` throws.
+    /// - Throws: `StoreError.unknownFeed(name:feeds:)` or `StoreError.unknownStop(id:feed:)` for a feed or
+    ///   stop the store does not hold, ``PostgresError``, or what `body` throws.
     public func forEachDeparture(
         from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
         _ body: (StopEvent) throws -> Void
@@ -29,7 +30,8 @@ extension PostgresStore {
     ///   - feed: the feed's name.
     ///   - limit: the most arrivals (the earliest), or `nil` for all.
     ///   - body: receives each arrival; an error it throws ends the read and is rethrown.
-    /// - Throws: ``PostgresError``, or what `body` throws.
+    /// - Throws: `StoreError.unknownFeed(name:feeds:)` or `StoreError.unknownStop(id:feed:)` for a feed or
+    ///   stop the store does not hold, ``PostgresError``, or what `body` throws.
     public func forEachArrival(
         at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
         _ body: (StopEvent) throws -> Void
@@ -42,11 +44,15 @@ extension PostgresStore {
         _ body: (StopEvent) throws -> Void
     ) throws {
         try read { reading in
-            guard let feed = try reading.feed(named: name).map(Int64.init) else { return }
-            let stops = try reading.query(
-                BoardQuery.stopsSQL(.postgres),
-                [.integer(feed), .text(stopID), .text(stopID)], "find the stops of \(stopID)"
-            ).compactMap { $0.first ?? nil }
+            let feed = try reading.feed(named: name).map(Int64.init)
+            let stops = try feed.map { feed throws(PostgresError) in
+                try reading.query(BoardQuery.stopsSQL(.postgres), [.integer(feed), .text(stopID), .text(stopID)], "find the stops of \(stopID)")
+                    .compactMap { $0.first ?? nil }
+            } ?? []
+            try BoardQuery.check(stopID: stopID, feed: name, feedFound: feed != nil, stops: stops) {
+                try reading.feedNames()
+            }
+            guard let feed else { return }
             guard let query = BoardQuery(kind, stops: stops, start: start, end: end, limit: limit, dialect: .postgres) else { return }
             func cursor(runs: Bool) throws(PostgresError) -> PostgresCursor? {
                 let latest = try reading.query(query.latestSQL(runs: runs), query.latestArguments(feed: feed), "find the latest time")

@@ -1,4 +1,5 @@
 public import Foundation
+import GTFS
 
 /// Why a GTFS store cannot be opened, or a question cannot be asked of it. Other failures (a directory
 /// that cannot be written, a full disk) are GRDB's `DatabaseError`s.
@@ -36,6 +37,16 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible, Loca
     ///   - count: the words given.
     ///   - limit: the most accepted.
     case tooManyWords(count: Int, limit: Int)
+    /// A read named a feed the store does not hold.
+    /// - Parameters:
+    ///   - name: the feed asked for.
+    ///   - feeds: the names of the feeds the store holds, in order.
+    case unknownFeed(name: String, feeds: [String])
+    /// A board named a stop the feed does not hold (neither a stop nor a station of that id).
+    /// - Parameters:
+    ///   - id: the `stop_id` asked for.
+    ///   - feed: the feed.
+    case unknownStop(id: String, feed: String)
 
     /// One line naming the problem.
     public var description: String {
@@ -50,6 +61,11 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible, Loca
                 + "open it once for writing (an import does it)"
         case .tooManyWords(let count, let limit):
             "a name search of \(count) words; at most \(limit) are looked for"
+        case .unknownFeed(let name, let feeds):
+            "no feed \"\(GTFSError.displayable(name))\"; the store holds "
+                + (feeds.isEmpty ? "none (gtfs-import writes one)" : feeds.map { GTFSError.displayable($0) }.joined(separator: ", "))
+        case .unknownStop(let id, let feed):
+            "no stop \"\(GTFSError.displayable(id))\" in feed \(GTFSError.displayable(feed))"
         }
     }
 

@@ -58,6 +58,21 @@ package struct BoardQuery: Sendable {
         (self.kind, self.stops, self.limit, self.dialect) = (kind, stops, limit, dialect)
     }
 
+    /// The names of the feeds a store holds, for the error of a board of an unknown feed.
+    package static let feedNamesSQL = "SELECT name FROM feeds ORDER BY name"
+
+    /// The error of a board whose feed or stop is unknown: an empty board then means no trips in the window.
+    /// - Parameters:
+    ///   - feedFound: whether the store holds the feed.
+    ///   - stops: the board's stops, as ``stopsSQL(_:)`` found them.
+    ///   - feedNames: the names of the feeds, read only when the feed is unknown.
+    package static func check(
+        stopID: String, feed: String, feedFound: Bool, stops: [String], feedNames: () throws -> [String]
+    ) throws {
+        if !feedFound { throw StoreError.unknownFeed(name: feed, feeds: try feedNames()) }
+        if stops.isEmpty { throw StoreError.unknownStop(id: stopID, feed: feed) }
+    }
+
     /// The stops a board of `stopID` covers: it, and its platforms when it is a station. Arguments: the
     /// feed, the stop twice.
     package static func stopsSQL(_ dialect: SQLDialect) -> String {

@@ -27,8 +27,11 @@ public protocol FeedStore: AnyObject, Sendable {
     ///   - reporter: where the import offers its progress.
     func makeImport(from source: FeedSource, options: ImportOptions, reporter: ProgressReporter) -> any FeedImport
 
-    /// The feeds the store holds, by name.
+    /// The feeds the store holds, by name, with their row counts (which takes a count of every table).
     func feeds() throws -> [StoredFeed]
+
+    /// The names of the feeds the store holds, in order: at once, without counting rows.
+    func feedNames() throws -> [String]
 
     /// Deletes a feed with every row it has, in one transaction; its import history stays.
     /// - Parameters:
@@ -53,6 +56,8 @@ public protocol FeedStore: AnyObject, Sendable {
     ///   - feed: the feed's name.
     ///   - limit: the most departures (the earliest), or `nil` for all.
     ///   - body: receives each departure, inside the read; an error it throws ends the read and is rethrown.
+    /// - Throws: ``StoreError/unknownFeed(name:feeds:)`` or ``StoreError/unknownStop(id:feed:)`` for a feed
+    ///   or stop the store does not hold, the store's error, or what `body` throws.
     func forEachDeparture(
         from stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, _ body: (StopEvent) throws -> Void
     ) throws
@@ -66,6 +71,7 @@ public protocol FeedStore: AnyObject, Sendable {
     ///   - feed: the feed's name.
     ///   - limit: the most arrivals (the earliest), or `nil` for all.
     ///   - body: receives each arrival, inside the read; an error it throws ends the read and is rethrown.
+    /// - Throws: as ``forEachDeparture(from:between:and:feed:limit:_:)``.
     func forEachArrival(
         at stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, _ body: (StopEvent) throws -> Void
     ) throws
@@ -128,7 +134,9 @@ extension FeedStore {
     ///     print(departure.departure!, departure.routeShortName ?? "", departure.headsign ?? "")
     /// }
     /// ```
-    /// - Returns: the departures; empty for an unknown stop or feed.
+    /// - Returns: the departures; empty when no trip leaves in the window.
+    /// - Throws: ``StoreError/unknownFeed(name:feeds:)`` or ``StoreError/unknownStop(id:feed:)`` when the
+    ///   store holds no such feed or stop, or the store's error.
     public func departures(
         from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int = FeedStoreLimits.boardLimit
     ) throws -> [StopEvent] {
@@ -139,7 +147,9 @@ extension FeedStore {
 
     /// The arrivals at a stop between two instants, in time order: at most `limit`, the earliest (see
     /// ``forEachArrival(at:between:and:feed:limit:_:)``).
-    /// - Returns: the arrivals; empty for an unknown stop or feed.
+    /// - Returns: the arrivals; empty when no trip arrives in the window.
+    /// - Throws: ``StoreError/unknownFeed(name:feeds:)`` or ``StoreError/unknownStop(id:feed:)`` when the
+    ///   store holds no such feed or stop, or the store's error.
     public func arrivals(
         at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int = FeedStoreLimits.boardLimit
     ) throws -> [StopEvent] {
