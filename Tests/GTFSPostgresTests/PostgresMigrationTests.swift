@@ -70,4 +70,34 @@ struct PostgresMigrationTests {
         let name = "SELECT stop_name FROM gtfs.stops WHERE stop_id = 'B' AND feed = (SELECT feed FROM gtfs.feeds WHERE name = 'f')"
         #expect(try store.connection.query(name, [], "read") == [["Beta"]])
     }
+
+    @Test("An import that changes nothing, or the removal of a feed the schema lacks, still migrates it")
+    func migratedWithoutChange() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let feed = try PostgresFailureTests.feed(["stops.txt": PostgresFailureTests.stops], in: folder, named: "feed")
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        store.usesPostGIS = false
+        _ = try store.importFeed(from: try FeedSource(path: feed), named: "f")
+        let latest = PostgresSchemaVersion.latest(PostgresSchemaVersion.migrations)
+        func later(_ version: Int) throws -> PostgresStore {
+            let later = try PostgresStore(connectionString: server.connectionString)
+            later.usesPostGIS = false
+            later.migrations = PostgresSchemaVersion.migrations + (latest + 1 ... version).map { version in
+                PostgresMigration(version: version) { schema in ["ALTER TABLE \(schema).stops ADD COLUMN note_\(version) text"] }
+            }
+            return later
+        }
+        let second = try later(latest + 1)
+        defer { second.close() }
+        #expect(try second.importFeed(from: try FeedSource(path: feed), named: "f").changedNothing)
+        #expect(try Self.version(second) == "\(latest + 1)")
+        let third = try later(latest + 2)
+        defer { third.close() }
+        #expect(try third.removeFeed(named: "nothing", lockWait: nil) == nil)
+        #expect(try Self.version(third) == "\(latest + 2)")
+        #expect(try third.rowCounts(feed: "f") == [.stops: 2])
+    }
 }

@@ -23,6 +23,8 @@ final class PostgresImportRun: StoreWriter {
     /// Whether the schema held no tables: this import creates them all (`feed_groups` without its key until
     /// the digests are in), and a failed or cancelled one leaves no `imports` table to log in.
     private(set) var createsSchema = false
+    /// Whether the schema held an earlier version and was migrated: committed even when nothing else changed.
+    private(set) var migrated = false
     let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     var rowsStart: ContinuousClock.Instant?
@@ -228,7 +230,7 @@ final class PostgresImportRun: StoreWriter {
             let tables = GTFSFile.allCases.map(PostgresTable.init)
             try connection.execute(tables.map { $0.createStatement(schema: schema) }.joined(separator: ";\n"), "create the tables")
         }
-        try PostgresSchemaVersion.migrate(schema: schema, from: version, migrations: migrations, connection: connection)
+        migrated = try PostgresSchemaVersion.migrate(schema: schema, from: version, migrations: migrations, connection: connection)
         try connection.execute(PostgresTimetable.createStatements(schema: schema).joined(separator: ";\n"), "create the timetable")
         if usesPostGIS, let postgis = try PostGIS.enable(connection: connection) {
             try postgis.addColumns(schema: schema, connection: connection)

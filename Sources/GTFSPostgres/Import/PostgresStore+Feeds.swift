@@ -64,14 +64,14 @@ extension PostgresStore {
     @discardableResult
     public func removeFeed(named feedName: String, lockWait: Duration? = nil) throws -> Int? {
         try serially { () throws -> Int? in
-            guard try !feeds().isEmpty else { return nil }
+            guard try !feedNames().isEmpty else { return nil }
             try connection.execute("BEGIN", "begin a transaction")
             do {
                 try lock(waiting: lockWait)
                 let version = try PostgresSchemaVersion.stored(schema: schema, connection: connection)
-                try PostgresSchemaVersion.migrate(schema: schema, from: version, migrations: migrations, connection: connection)
+                let migrated = try PostgresSchemaVersion.migrate(schema: schema, from: version, migrations: migrations, connection: connection)
                 guard let feed = try feedNumber(feedName) else {
-                    try connection.execute("ROLLBACK", "roll back")
+                    try connection.execute(migrated ? "COMMIT" : "ROLLBACK", "end the transaction")
                     return nil
                 }
                 var removed = 0

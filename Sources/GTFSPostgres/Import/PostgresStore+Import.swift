@@ -59,8 +59,8 @@ extension PostgresStore {
             try lock(waiting: options.lockWait)
             let summary = try run.run(startedAt: started)
             if !summary.changedNothing { try options.runBeforeCommit() }
-            // An import that changes nothing leaves no trace, not even a created schema.
-            try connection.execute(summary.changedNothing ? "ROLLBACK" : "COMMIT", "commit")
+            // An import that changes nothing leaves no trace, not even a created schema; a migration stays.
+            try connection.execute(summary.changedNothing && !run.migrated ? "ROLLBACK" : "COMMIT", "commit")
             run.finished()
             return summary
         } catch {

@@ -64,9 +64,12 @@ enum PostgresSchemaVersion {
     /// Brings `schema` from version `stored` to the latest of `migrations` and records it; a new schema
     /// (`stored` nil, its tables just created at the latest version) is only recorded.
     /// - Throws: ``PostgresError`` when the schema was written by a later version, or a statement fails.
+    /// - Returns: whether a migration ran (the schema held an earlier version), which the transaction must
+    ///   then commit even when it writes nothing else.
+    @discardableResult
     static func migrate(
         schema: String, from stored: Int?, migrations: [PostgresMigration], connection: PostgresConnection
-    ) throws(PostgresError) {
+    ) throws(PostgresError) -> Bool {
         let latest = latest(migrations)
         if let stored, stored > latest {
             throw PostgresError(
@@ -87,5 +90,6 @@ enum PostgresSchemaVersion {
             INSERT INTO \(schema).gtfs_meta (key, value) VALUES ('schema_version', $1)
             ON CONFLICT (key) DO UPDATE SET value = excluded.value
             """, [String(latest)], "record the schema's version")
+        return (stored ?? latest) < latest
     }
 }
