@@ -139,7 +139,7 @@ struct ImportCommand: ParsableCommand {
                     changeLog?.discard(reason: "\(error)")
                     throw ToolFailure("--changes: \(error); the import changed nothing")
                 }
-                changesProblem = "\(db) was imported, but --changes: \(error)"
+                changesProblem = "\(name) was imported, but --changes: \(error)"
             }
             try report(summary, database: name, changesProblem: changesProblem)
         case (.failure(let error), let name, let signal):
