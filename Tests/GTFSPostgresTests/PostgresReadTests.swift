@@ -115,6 +115,24 @@ struct PostgresReadTests {
             and: Date(timeIntervalSince1970: 1_743_631_200), feed: "t").contains { $0.tripID == "F1" })
     }
 
+    @Test("A read inside a board's body is refused with a clear error, and the store reads again afterwards")
+    func nestedRead() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let small = try PostgresFailureTests.feed(PostgresTimetableTests.feed(zone: "Europe/Berlin"), in: folder, named: "t")
+        let postgres = try PostgresStore(connectionString: server.connectionString)
+        defer { postgres.close() }
+        _ = try postgres.importFeedSynchronously(from: try FeedSource(path: small))
+        let spring = Date(timeIntervalSince1970: 1_743_116_400)
+        let nested = #expect(throws: PostgresError.self) {
+            try postgres.forEachDeparture(from: "A", between: spring, and: spring + 6 * 86_400) { _ in _ = try postgres.stop("B", feed: "default") }
+        }
+        #expect(nested?.message.contains("inside another read or import of this store") == true)
+        #expect(try postgres.stop("B", feed: "default")?.stopName == "Beta")
+        #expect(try !postgres.departures(from: "A", between: spring, and: spring + 6 * 86_400).isEmpty)
+    }
+
     @Test("Too many words are refused by both stores alike; a schema without feeds has none, and no board")
     func limits() throws {
         let server = try TestServer()

@@ -25,7 +25,7 @@ extension PostgresStore {
         try options.validate(for: capabilities)
         return try serially { () throws(ImportError) -> ImportSummary in
             do {
-                return try importInTransaction(source, options: options, reporter: reporter, isCancelled: isCancelled)
+                return try exclusively("import") { try importInTransaction(source, options: options, reporter: reporter, isCancelled: isCancelled) }
             } catch {
                 // A cancel asked for while the import failed outside its transaction (reading the source,
                 // beginning) took effect with this failure: the next import must not see it.

@@ -25,6 +25,8 @@ public final class PostgresStore: FeedStore, @unchecked Sendable {
     let connection: PostgresConnection
     /// One call on the connection at a time.
     private let serial = NSRecursiveLock()
+    /// Whether a read or an import runs its transaction; touched only under ``serial``.
+    private var inTransaction = false
     private let settings: Mutex<(usesPostGIS: Bool, migrations: [PostgresMigration])>
 
     /// Whether imports use PostGIS where the server has it (the default): the extension is created when
@@ -68,6 +70,23 @@ public final class PostgresStore: FeedStore, @unchecked Sendable {
         serial.lock()
         defer { serial.unlock() }
         return try body()
+    }
+
+    /// Runs `body` as ``serially(_:)`` does, refusing to start inside another such call on this thread: a
+    /// read or an import is one transaction on the store's one connection, and a second one in its body
+    /// (a board's body that asks for a stop) would end the first's transaction, snapshot and cursors.
+    /// - Parameter operation: what is refused, for the message.
+    func exclusively<T>(_ operation: String, _ body: () throws -> T) throws -> T {
+        try serially { () throws -> T in
+            guard !inTransaction else {
+                throw PostgresError(
+                    target: connection.target, operation: operation,
+                    message: "asked for inside another read or import of this store (a board's body, a change handler); use another PostgresStore for it")
+            }
+            inTransaction = true
+            defer { inTransaction = false }
+            return try body()
+        }
     }
 
     /// A PostgreSQL import is one transaction: no batched commits; its changes are reported and kept as

@@ -89,8 +89,10 @@ struct PostgresReading {
 
 extension PostgresStore {
     /// Runs `body` in one read (``PostgresReading``) on the store's connection.
+    /// - Throws: ``PostgresError`` when called from inside another call on this store (a board's body, an
+    ///   import's change handler): its transaction would end the other's snapshot and cursors.
     func read<T>(_ body: (inout PostgresReading) throws -> T) throws -> T {
-        try serially { () throws -> T in try PostgresReading.run(schema: schema, connection: connection, body) }
+        try exclusively("read") { () throws -> T in try PostgresReading.run(schema: schema, connection: connection, body) }
     }
 }
 
