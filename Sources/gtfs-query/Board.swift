@@ -21,6 +21,8 @@ final class Board {
     private(set) var count = 0
     /// Whether there were more events than ``limit``.
     private(set) var hasMore = false
+    /// The first and last dates the feed's services run, to say why a board outside them is empty.
+    var serviceDates: ClosedRange<GTFSDate>?
     private let time: DateFormatter
     private let iso = ISO8601DateFormatter()
     private let encoder = JSONText.encoder()
@@ -79,11 +81,30 @@ final class Board {
             return
         }
         guard count > 0 else {
-            write("no \(arrivals ? "arrivals" : "departures") in this time\n")
+            write((outsideNote ?? "no \(arrivals ? "arrivals" : "departures") in this time") + "\n")
             return
         }
         if widths == nil { flushPage() }
         write("\n" + (hasMore ? moreNote : "\(Format.count(count)) \(arrivals ? "arrival" : "departure")\(count == 1 ? "" : "s")") + "\n")
+    }
+
+    /// Why an empty board is empty when its window lies outside every date the feed's services run
+    /// (an old feed asked about today): the feed's dates; `nil` otherwise.
+    var outsideNote: String? {
+        guard count == 0, let serviceDates else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        func date(_ instant: Date) -> GTFSDate? {
+            let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+            return parts.year.flatMap { year in parts.month.flatMap { month in parts.day.flatMap { GTFSDate(year: year, month: month, day: $0) } } }
+        }
+        guard let first = date(start), let last = date(end), last < serviceDates.lowerBound || serviceDates.upperBound < first else { return nil }
+        return "no \(arrivals ? "arrivals" : "departures"): the feed runs \(Self.dashed(serviceDates.lowerBound)) to \(Self.dashed(serviceDates.upperBound))"
+    }
+
+    /// `2025-11-24`.
+    private static func dashed(_ date: GTFSDate) -> String {
+        String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
     }
 
     /// What a board cut at its limit says (after the text board, on standard error for JSON).

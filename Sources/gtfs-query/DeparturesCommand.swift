@@ -67,6 +67,7 @@ struct DeparturesCommand: ParsableCommand {
         let place = try StopLookup.resolve(stop, in: database, feed: store.feed)
         let end = start.addingTimeInterval(Double(minutes) * 60)
         let board = Board(place: place, arrivals: arrivals, start: start, end: end, zone: zone, json: store.json, limit: limit)
+        board.serviceDates = try? database.serviceDates(feed: store.feed)
         // One event more than the limit says whether there are more.
         let asked = limit == .max ? limit : limit + 1
         do {
@@ -80,5 +81,6 @@ struct DeparturesCommand: ParsableCommand {
         }
         board.finish()
         if store.json && board.hasMore { StandardError.line(board.moreNote) }
+        if store.json, let note = board.outsideNote { StandardError.line(note) }
     }
 }

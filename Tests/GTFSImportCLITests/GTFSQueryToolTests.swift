@@ -1,5 +1,6 @@
 import Foundation
 import GTFS
+import GTFSImport
 import TestSupport
 import Testing
 
@@ -96,6 +97,27 @@ struct GTFSQueryToolTests {
             let result = try ToolRunner.run("gtfs-query", arguments + ["--db", db])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
         }
+    }
+
+    @Test("A board outside every date the feed runs says the feed's dates; an empty board inside them says so")
+    func outsideServiceDates() throws {
+        let folder = try TemporaryFolder()
+        let db = try Self.sample(in: folder)
+        let store = try GTFSStore(path: db)
+        let dates = try #require(try store.serviceDates())
+        try store.close()
+        func dashed(_ date: GTFSDate) -> String { String(format: "%04d-%02d-%02d", date.year, date.month, date.day) }
+        let runs = "the feed runs \(dashed(dates.lowerBound)) to \(dashed(dates.upperBound))"
+        for (arguments, expected) in [
+            (["departures", "Alexanderplatz", "--at", "2030-01-01 08:00"], "\nno departures: \(runs)\n"),
+            (["departures", "Alexanderplatz", "--arrivals", "--at", "2020-01-01 08:00"], "\nno arrivals: \(runs)\n"),
+            (["departures", "Alexanderplatz", "--at", "2025-11-24 03:00", "--minutes", "1"], "\nno departures in this time\n"),
+        ] {
+            let result = try ToolRunner.run("gtfs-query", arguments + ["--db", db])
+            #expect(result.status == 0 && result.stdoutText.hasSuffix(expected), "\(arguments): \(result.stdoutText)")
+        }
+        let json = try ToolRunner.run("gtfs-query", ["departures", "Alexanderplatz", "--at", "2030-01-01 08:00", "--json", "--db", db])
+        #expect(json.status == 0 && json.stderr == "gtfs-query: no departures: \(runs)\n", "\(json.stderr)")
     }
 
     @Test("--at: impossible dates, times and offsets are usage errors naming the value; the valid forms answer",

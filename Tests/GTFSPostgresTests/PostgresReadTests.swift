@@ -29,6 +29,9 @@ struct PostgresReadTests {
         add("departures", try store.departures(from: station, between: morning, and: morning + 3600, feed: "vbb"))
         add("arrivals", try store.arrivals(at: station, between: morning, and: morning + 3600, feed: "vbb", limit: 7))
         add("feed names", try store.feedNames())
+        add("service dates", try store.serviceDates(feed: "vbb") as Any)
+        add("service dates t", try store.serviceDates(feed: "t") as Any)
+        add("service dates of no feed", try store.serviceDates(feed: "nope") as Any)
         // An unknown stop or feed is an error, not an empty board.
         for (stop, feed) in [("nowhere", "vbb"), (station, "nope")] {
             do {
@@ -109,6 +112,7 @@ struct PostgresReadTests {
             and: Date(timeIntervalSince1970: 1_763_971_200), feed: "vbb").count > 10)
         #expect(answers.contains { $0.hasPrefix("a week: ") && (Int($0.dropFirst(8)) ?? 0) > 1_000 })
         #expect(answers.contains("departures of nowhere in vbb: no stop \"nowhere\" in feed vbb"))
+        #expect(answers.contains("service dates: Optional(ClosedRange(20251104...20261212))"), "\(answers.filter { $0.hasPrefix("service dates") })")
         #expect(answers.contains("arrivals at de:11000:900100003 in nope: no feed \"nope\"; the store holds t, vbb"))
         #expect(try postgres.stops(named: "alexanderpl", feed: "vbb", limit: 1).first?.stopName?.contains("Alexanderplatz") == true)
         #expect(try postgres.departures(from: "A", between: Date(timeIntervalSince1970: 1_743_116_400),

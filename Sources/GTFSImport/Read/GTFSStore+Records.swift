@@ -70,6 +70,18 @@ extension GTFSStore {
         }
     }
 
+    /// The first and the last date on which some service of the feed runs; `nil` for an unknown feed or one
+    /// whose services never run.
+    public func serviceDates(feed: String = "default") throws -> ClosedRange<GTFSDate>? {
+        try pool.read { db in
+            guard let id = try Self.feedID(db, name: feed),
+                let row = try Row.fetchOne(db, sql: "SELECT min(date), max(date) FROM feed_days WHERE feed = ?", arguments: [id]),
+                let first = (row[0] as Int?).flatMap({ GTFSDate(String($0)) }), let last = (row[1] as Int?).flatMap({ GTFSDate(String($0)) })
+            else { return nil }
+            return first ... last
+        }
+    }
+
     /// The feed's number in `feeds`.
     static func feedID(_ db: Database, name: String) throws -> Int64? {
         try Int64.fetchOne(db, sql: "SELECT feed FROM feeds WHERE name = ?", arguments: [name])

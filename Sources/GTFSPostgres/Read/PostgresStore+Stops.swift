@@ -114,6 +114,20 @@ extension PostgresStore {
         }
     }
 
+    /// The first and the last date on which some service of the feed runs; `nil` for an unknown feed or one
+    /// whose services never run.
+    /// - Throws: ``PostgresError``.
+    public func serviceDates(feed: String = "default") throws -> ClosedRange<GTFSDate>? {
+        try read { reading in
+            guard let number = try reading.feed(named: feed) else { return nil }
+            let row = try reading.query(
+                "SELECT to_char(min(date), 'YYYYMMDD'), to_char(max(date), 'YYYYMMDD') FROM feed_days WHERE feed = $1",
+                [.integer(Int64(number))], "read the service dates").first
+            guard let first = row?[0].flatMap({ GTFSDate($0) }), let last = row?[1].flatMap({ GTFSDate($0) }) else { return nil }
+            return first ... last
+        }
+    }
+
     /// The feed's time zone (its agency's), in which its times count; `nil` for an unknown feed or zone.
     /// - Parameter feed: the feed's name.
     /// - Returns: the zone, or `nil`.

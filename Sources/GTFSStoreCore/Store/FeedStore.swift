@@ -108,6 +108,10 @@ public protocol FeedStore: AnyObject, Sendable {
     /// The services that run on `date` (from `calendar` and `calendar_dates`), sorted.
     func services(on date: GTFSDate, feed: String) throws -> [GTFSID]
 
+    /// The first and the last date on which some service of the feed runs; `nil` for an unknown feed or one
+    /// whose services never run.
+    func serviceDates(feed: String) throws -> ClosedRange<GTFSDate>?
+
     /// The feed's time zone (its agency's), in which its times count; `nil` for an unknown feed or zone.
     func timeZone(feed: String) throws -> TimeZone?
 }
