@@ -1,3 +1,4 @@
+import GTFS
 import GTFSImport
 import ToolSupport
 
@@ -13,13 +14,16 @@ struct FeedListJSON: Encodable {
         let importCount: Int
         let rowCount: Int
         let rowCounts: [String: Int]
+        /// The first and last date the feed's services run, `YYYY-MM-DD`.
+        let firstServiceDate: String?
+        let lastServiceDate: String?
     }
 
     let database: String
     let feeds: [Feed]
 
     /// Pretty, key-sorted JSON text.
-    static func text(_ feeds: [StoredFeed], database: String) throws -> String {
+    static func text(_ feeds: [StoredFeed], serviceDates: [String: ClosedRange<GTFSDate>], database: String) throws -> String {
         try JSONText.pretty(
             FeedListJSON(
                 database: database,
@@ -27,7 +31,9 @@ struct FeedListJSON: Encodable {
                     Feed(
                         name: feed.name, id: feed.id, contentHash: feed.contentHash, source: feed.source, importedAt: feed.importedAt,
                         importID: feed.importID, importCount: feed.importCount, rowCount: feed.rowCount,
-                        rowCounts: Dictionary(uniqueKeysWithValues: feed.rowCounts.map { (GTFSSchema.tableName(for: $0.key), $0.value) }))
+                        rowCounts: Dictionary(uniqueKeysWithValues: feed.rowCounts.map { (GTFSSchema.tableName(for: $0.key), $0.value) }),
+                        firstServiceDate: serviceDates[feed.name].map { Format.date($0.lowerBound) },
+                        lastServiceDate: serviceDates[feed.name].map { Format.date($0.upperBound) })
                 }))
     }
 }

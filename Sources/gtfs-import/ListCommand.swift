@@ -18,30 +18,35 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let (store, name) = try database.openExisting(readOnly: true, nothing: "no feeds listed")
         let feeds: [StoredFeed]
+        var dates: [String: ClosedRange<GTFSDate>] = [:]
         do {
             feeds = try store.feeds()
+            for feed in feeds { dates[feed.name] = try store.serviceDates(feed: feed.name) }
         } catch {
             throw ToolFailure(database.isServer ? "\(error)" : "\(name): \(error)")
         }
         if json {
-            print(try FeedListJSON.text(feeds, database: name))
+            print(try FeedListJSON.text(feeds, serviceDates: dates, database: name))
         } else {
-            print(Self.text(feeds, database: name), terminator: "")
+            print(Self.text(feeds, serviceDates: dates, database: name), terminator: "")
         }
     }
 
     /// One line per feed under a header; `no feeds` for an empty database.
-    static func text(_ feeds: [StoredFeed], database: String) -> String {
+    /// - Parameter serviceDates: the first and last date each feed's services run, by feed.
+    static func text(_ feeds: [StoredFeed], serviceDates: [String: ClosedRange<GTFSDate>], database: String) -> String {
         guard !feeds.isEmpty else { return "\(GTFSError.displayable(database)): no feeds\n" }
-        let header = ["feed", "rows", "stops", "routes", "trips", "stop_times", "imports", "imported at", "version", "source"]
+        let header = ["feed", "rows", "stops", "routes", "trips", "stop_times", "runs", "imports", "imported at", "version", "source"]
         let rows: [[String]] = feeds.map { feed in
             [
                 GTFSError.displayable(feed.name), Format.count(feed.rowCount), Format.count(feed.rowCounts[.stops] ?? 0),
                 Format.count(feed.rowCounts[.routes] ?? 0), Format.count(feed.rowCounts[.trips] ?? 0),
-                Format.count(feed.rowCounts[.stopTimes] ?? 0), Format.count(feed.importCount), feed.importedAt ?? "-",
+                Format.count(feed.rowCounts[.stopTimes] ?? 0),
+                serviceDates[feed.name].map { "\(Format.date($0.lowerBound)) to \(Format.date($0.upperBound))" } ?? "-",
+                Format.count(feed.importCount), feed.importedAt ?? "-",
                 feed.contentHash.map { GTFSError.displayable($0.prefix(12)) } ?? "-", feed.source.map(GTFSError.displayable) ?? "-",
             ]
         }
-        return Format.table(header: header, rows: rows, leftAligned: [0, 7, 8, 9])
+        return Format.table(header: header, rows: rows, leftAligned: [0, 6, 8, 9, 10])
     }
 }

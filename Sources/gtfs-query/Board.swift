@@ -99,12 +99,7 @@ final class Board {
             return parts.year.flatMap { year in parts.month.flatMap { month in parts.day.flatMap { GTFSDate(year: year, month: month, day: $0) } } }
         }
         guard let first = date(start), let last = date(end), last < serviceDates.lowerBound || serviceDates.upperBound < first else { return nil }
-        return "no \(arrivals ? "arrivals" : "departures"): the feed runs \(Self.dashed(serviceDates.lowerBound)) to \(Self.dashed(serviceDates.upperBound))"
-    }
-
-    /// `2025-11-24`.
-    private static func dashed(_ date: GTFSDate) -> String {
-        String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
+        return "no \(arrivals ? "arrivals" : "departures"): the feed runs \(Format.date(serviceDates.lowerBound)) to \(Format.date(serviceDates.upperBound))"
     }
 
     /// What a board cut at its limit says (after the text board, on standard error for JSON).

@@ -99,7 +99,7 @@ struct GTFSQueryToolTests {
         }
     }
 
-    @Test("A board outside every date the feed runs says the feed's dates; an empty board inside them says so")
+    @Test("A board outside every date the feed runs says the feed's dates, which list shows; an empty board inside them says so")
     func outsideServiceDates() throws {
         let folder = try TemporaryFolder()
         let db = try Self.sample(in: folder)
@@ -118,6 +118,13 @@ struct GTFSQueryToolTests {
         }
         let json = try ToolRunner.run("gtfs-query", ["departures", "Alexanderplatz", "--at", "2030-01-01 08:00", "--json", "--db", db])
         #expect(json.status == 0 && json.stderr == "gtfs-query: no departures: \(runs)\n", "\(json.stderr)")
+        // gtfs-import list shows the same dates, in its table and its JSON.
+        let list = try ToolRunner.run("gtfs-import", ["list", "--db", db])
+        #expect(list.status == 0 && list.stdoutText.contains(" \(dashed(dates.lowerBound)) to \(dashed(dates.upperBound)) "), "\(list.stdoutText)")
+        let listJSON = try ToolRunner.run("gtfs-import", ["list", "--db", db, "--json"])
+        let feeds = (try JSONSerialization.jsonObject(with: listJSON.stdout) as? [String: Any])?["feeds"] as? [[String: Any]]
+        #expect(feeds?.first?["firstServiceDate"] as? String == dashed(dates.lowerBound))
+        #expect(feeds?.first?["lastServiceDate"] as? String == dashed(dates.upperBound))
     }
 
     @Test("--at: impossible dates, times and offsets are usage errors naming the value; the valid forms answer",

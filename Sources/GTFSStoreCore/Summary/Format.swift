@@ -1,9 +1,15 @@
-import GTFS
+package import GTFS
+import Foundation
 
 /// Number, time and table formats for people: the summary report's, and the tools'.
 package enum Format {
     /// `12,793`.
     package static func count(_ value: Int) -> String { Count.grouped(value) }
+
+    /// A date as the tools print it: `2025-11-24`.
+    package static func date(_ date: GTFSDate) -> String {
+        String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
+    }
 
     /// `0:04`, `1:02:03`.
     package static func clock(_ duration: Duration) -> String {
