@@ -85,7 +85,7 @@ wc_rss="$("$here/peak-rss.sh" --runs 1 -- wc -l "$file")"
     echo
     echo "- machine: $("$here/machine.sh")"
     changed="$(git -C "$root" --no-optional-locks status --porcelain -- Sources Package.swift 2>/dev/null | wc -l)"
-    echo "- lines: $lines (git $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $changed uncommitted change(s) under Sources/ and Package.swift)"
+    echo "- lines: ${lines#"$root"/} (git $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $changed uncommitted change(s) under Sources/ and Package.swift)"
     echo "- input: $(basename "$file") $(stat -c %s "$file") bytes, $expected lines; $(basename "$gz") $(stat -c %s "$gz") bytes (gzip -6); page-cached"
     echo "- timing: $timer; load average before: $load_before"
     echo
