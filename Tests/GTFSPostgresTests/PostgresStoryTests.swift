@@ -37,6 +37,40 @@ struct PostgresStoryTests {
         }
     }
 
+    /// `imports` as `feed kind outcome` lines, in order.
+    static let historySQL = "SELECT feed_name, kind, outcome FROM imports ORDER BY import_id"
+
+    static func history(_ store: PostgresStore) throws -> [String] {
+        try store.connection.query(historySQL.replacingOccurrences(of: "FROM imports", with: "FROM gtfs.imports"), [], "read")
+            .map { $0.map { $0 ?? "∅" }.joined(separator: " ") }
+    }
+
+    static func history(_ store: GTFSStore) throws -> [String] {
+        try store.pool.read { db in
+            try Row.fetchAll(db, sql: historySQL).map { row in (0 ..< 3).map { "\((row[$0] as String?) ?? "∅")" }.joined(separator: " ") }
+        }
+    }
+
+    /// Runs `imports` into a PostgreSQL store of `server` and a new SQLite file in `folder`, expects the
+    /// same story of each, and hands both stores to `then` before they close.
+    /// - Returns: the PostgreSQL store's stories.
+    static func sameStories(
+        _ imports: [(String, ImportOptions)], server: TestServer, folder: TemporaryFolder,
+        then: (PostgresStore, GTFSStore) throws -> Void = { _, _ in }
+    ) throws -> [[String]] {
+        let postgres = try PostgresStore(connectionString: server.connectionString)
+        defer { postgres.close() }
+        let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
+        defer { try? sqlite.close() }
+        let ours = try stories(imports, into: postgres)
+        let theirs = try stories(imports, into: sqlite)
+        for (index, (here, there)) in zip(ours, theirs).enumerated() {
+            #expect(here == there, "import \(index + 1)")
+        }
+        try then(postgres, sqlite)
+        return ours
+    }
+
     @Test("Same feed again, a file beside the feed, replacement of the imported tables only, an empty feed, no GTFS file")
     func sameStory() throws {
         let server = try TestServer()
@@ -62,14 +96,9 @@ struct PostgresStoryTests {
             (v1, options), (v1, options), (onlyStops, importedOnly), (v1, full), (headersOnly, other), (nothing, options),
         ]
 
-        let postgres = try PostgresStore(connectionString: server.connectionString)
-        defer { postgres.close() }
-        let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
-        defer { try? sqlite.close() }
-        let ours = try Self.stories(imports, into: postgres)
-        let theirs = try Self.stories(imports, into: sqlite)
-        for (index, (here, there)) in zip(ours, theirs).enumerated() {
-            #expect(here == there, "import \(index + 1)")
+        var history: ([String], [String]) = ([], [])
+        let ours = try Self.sameStories(imports, server: server, folder: folder) { postgres, sqlite in
+            history = (try Self.history(postgres), try Self.history(sqlite))
         }
         // The stories say what they should: nothing changed the second time, the README was skipped, the
         // stops-only import kept the routes, the empty feed was named, the folder without GTFS refused.
@@ -79,12 +108,7 @@ struct PostgresStoryTests {
         #expect(ours[4].contains { $0.contains("the feed is empty") })
         #expect(ours[5].first?.contains("holds no file of the GTFS reference") == true)
         // The same history: the refused folder, like the unchanged feed, leaves no row in `imports`.
-        let history = "SELECT feed_name, kind, outcome FROM imports ORDER BY import_id"
-        let here = try postgres.connection.query(history.replacingOccurrences(of: "FROM imports", with: "FROM gtfs.imports"), [], "read")
-            .map { $0.map { $0 ?? "∅" }.joined(separator: " ") }
-        let there = try sqlite.pool.read { db in
-            try Row.fetchAll(db, sql: history).map { row in (0 ..< 3).map { "\((row[$0] as String?) ?? "∅")" }.joined(separator: " ") }
-        }
+        let (here, there) = history
         #expect(here == there)
         #expect(here.count == 4, "\(here)")
     }
@@ -107,18 +131,12 @@ struct PostgresStoryTests {
         // A folder replacing only its own table, then the feed: the other tables are as stored.
         let imports = [(v1, ImportOptions()), (stopsFile, all), (v1, ImportOptions()), (stopsFolder, importedOnly), (v1, ImportOptions())]
 
-        let postgres = try PostgresStore(connectionString: server.connectionString)
-        defer { postgres.close() }
-        let sqlite = try GTFSStore(path: folder.file("s.sqlite"))
-        defer { try? sqlite.close() }
-        let ours = try Self.stories(imports, into: postgres)
-        let theirs = try Self.stories(imports, into: sqlite)
-        for (index, (here, there)) in zip(ours, theirs).enumerated() {
-            #expect(here == there, "import \(index + 1)")
+        var counts: ([GTFSFile: Int], [GTFSFile: Int]) = ([:], [:])
+        let ours = try Self.sameStories(imports, server: server, folder: folder) { postgres, sqlite in
+            counts = (try postgres.rowCounts(feed: "default"), try sqlite.rowCounts(feed: "default"))
         }
-        let counts = (try postgres.rowCounts(feed: "default"), try sqlite.rowCounts(feed: "default"))
         #expect(counts.0.filter { $0.value > 0 } == counts.1.filter { $0.value > 0 }, "\(counts)")
-        #expect(try postgres.rowCounts(feed: "default")[.routes] == 2)
+        #expect(counts.0[.routes] == 2)
         #expect(ours[4].first == "kind incremental, changed nothing true", "\(ours[4])")
     }
 
