@@ -6,7 +6,7 @@ import Testing
 
 /// The one hand-off: bounded, releasing what was taken, waking both sides on close, for blocking and
 /// suspending consumers alike.
-@Suite("BoundedChannel")
+@Suite("BoundedChannel", .serialized)
 struct BoundedChannelTests {
     /// Counts its live instances, to see what the channel still holds.
     final class Tracked: Sendable {
@@ -19,7 +19,7 @@ struct BoundedChannelTests {
         deinit { Self.live.subtract(1, ordering: .relaxed) }
     }
 
-    /// Sees whether an item is still alive without keeping it (the live count is shared by parallel tests).
+    /// Sees whether an item is still alive without keeping it.
     struct Weak {
         weak var item: Tracked?
         init(_ item: Tracked) { self.item = item }
