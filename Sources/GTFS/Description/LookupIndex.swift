@@ -3,7 +3,8 @@
 ///
 /// Lookups by a table's own key need none: keys serve `stop_times` by trip and sequence, `shapes` by shape
 /// and sequence, `calendar_dates` by service, `frequencies` by trip. `stop_times(stop_id, departure_time)`
-/// answers "departures at a stop" in time order; the `trips` indexes serve "trips of a route" and "trips
+/// answers "departures at a stop" in time order, `stop_times(departure_time, feed)` "departures of the
+/// network in a window" (one range per service date); the `trips` indexes serve "trips of a route" and "trips
 /// running on a date"; the `stops`, `transfers` and `pathways` ones walk stations and interchanges.
 public struct LookupIndex: Sendable, Hashable {
     /// The index's name (`stop_times_stop`).
@@ -16,6 +17,7 @@ public struct LookupIndex: Sendable, Hashable {
     /// Every lookup index, in build order.
     public static let all: [LookupIndex] = [
         LookupIndex(name: "stop_times_stop", file: .stopTimes, columns: ["stop_id", "departure_time"]),
+        LookupIndex(name: "stop_times_departure", file: .stopTimes, columns: ["departure_time", "feed"]),
         LookupIndex(name: "trips_route", file: .trips, columns: ["route_id"]),
         LookupIndex(name: "trips_service", file: .trips, columns: ["service_id"]),
         LookupIndex(name: "trips_shape", file: .trips, columns: ["shape_id"]),

@@ -1,7 +1,9 @@
 import GRDB
 import GTFS
+import GTFSStoreCore
 
-/// Fills `frequency_runs` for one feed: every run of every trip of `frequencies.txt`.
+/// Fills `frequency_runs` for one feed, every run of every trip of `frequencies.txt`, and
+/// `frequency_departures`, every stop time of each run.
 package enum FrequencyRuns {
     /// The most runs one row of `frequencies.txt` gives (``TimetablePart/maxRunsPerFrequency``).
     static let maxRunsPerRow = TimetablePart.maxRunsPerFrequency
@@ -46,6 +48,7 @@ package enum FrequencyRuns {
                 runs += 1
             }
         }
+        try db.execute(sql: TimetableViews.fillFrequencyDepartures(SchemaV7.dialect, feed: "?"), arguments: [feed])
         return warnings
     }
 }

@@ -13,7 +13,7 @@ package enum Timetable {
     static func tables(of part: Part) -> [String] {
         switch part {
         case .calendar: ["service_days", "feed_days", "feed_utc_offsets"]
-        case .frequencies: ["frequency_runs"]
+        case .frequencies: ["frequency_runs", "frequency_departures"]
         case .stops: ["stops_rtree", "stops_names"]
         }
     }

@@ -114,9 +114,7 @@ extension PostgresImportRun {
         let indexStart = clock.now
         report(.buildingIndexes)
         for index in LookupIndex.all {
-            try connection.execute(
-                "CREATE INDEX IF NOT EXISTS \(index.name) ON \(schema).\(index.file.rawValue) (\(index.columns.joined(separator: ", ")))",
-                "index \(index.name)")
+            try connection.execute(PostgresTimetable.indexStatement(index, schema: schema), "index \(index.name)")
         }
         for statement in PostgresTimetable.indexStatements(schema: schema) { try connection.execute(statement, "index the stops") }
         try postgis?.createIndexes(schema: schema, connection: connection)

@@ -1,3 +1,6 @@
+import GTFS
+import GTFSStoreCore
+
 /// One change of a schema's tables from one version to the next: frozen once released, as the SQLite store's
 /// migrations are, since the schemas it changes were written by the versions before it.
 struct PostgresMigration: Sendable {
@@ -39,6 +42,19 @@ enum PostgresSchemaVersion {
             }),
         // 3: the kept changes of imports.
         PostgresMigration(version: 3) { schema in [PostgresFeedTables.changesStatement(schema: schema)] },
+        // 4: network-wide windows: the stop times by departure second, the frequency runs' departures (the
+        // views that read them are replaced by every import).
+        PostgresMigration(
+            version: 4,
+            statements: { schema in
+                let dialect = PostgresTimetable.dialect(schema)
+                return [TimetableViews.frequencyDeparturesTable(dialect), TimetableViews.frequencyDeparturesIndex(dialect)]
+                    + LookupIndex.all.filter { $0.name == "stop_times_departure" }.map { PostgresTimetable.indexStatement($0, schema: schema) }
+            },
+            eachFeed: { schema, feed, connection throws(PostgresError) in
+                try connection.execute(
+                    TimetableViews.fillFrequencyDepartures(PostgresTimetable.dialect(schema), feed: String(feed)), "fill frequency_departures")
+            }),
     ]
 
     /// The latest version with `migrations`.

@@ -28,52 +28,17 @@ enum PostgresTimetable {
                 WHERE instant IS NOT NULL
             $$
             """,
-            """
-            CREATE OR REPLACE VIEW \(schema).arrivals_departures AS
-            SELECT
-                st.feed, sd.date, st.trip_id, st.stop_sequence, st.stop_id,
-                fd.day_start + st.arrival_time + coalesce(fr.shift, 0) AS arrival,
-                fd.day_start + st.departure_time + coalesce(fr.shift, 0) AS departure,
-                \(schema).local_text(fd.day_start + st.arrival_time + coalesce(fr.shift, 0), z.time_zone) AS arrival_local,
-                \(schema).local_text(fd.day_start + st.departure_time + coalesce(fr.shift, 0), z.time_zone) AS departure_local,
-                t.route_id, r.route_short_name, r.route_long_name, r.route_type,
-                coalesce(st.stop_headsign, t.trip_headsign) AS headsign,
-                t.direction_id, t.service_id, s.stop_name, s.parent_station, s.platform_code, st.pickup_type, st.drop_off_type,
-                NOT EXISTS (SELECT 1 FROM \(schema).stop_times p WHERE p.trip_id = st.trip_id AND p.feed = st.feed AND p.stop_sequence < st.stop_sequence)
-                    AS is_first_stop,
-                NOT EXISTS (SELECT 1 FROM \(schema).stop_times n WHERE n.trip_id = st.trip_id AND n.feed = st.feed AND n.stop_sequence > st.stop_sequence)
-                    AS is_last_stop,
-                coalesce(fr.shift, 0) AS run_shift,
-                fr.exact_times
-            FROM \(schema).stop_times st
-            \(runs(of: "st", schema: schema))
-            LEFT JOIN \(schema).stops s ON s.feed = st.feed AND s.stop_id = st.stop_id
-            WHERE \(runsOnly(of: "st", schema: schema))
-            """,
-            """
-            CREATE OR REPLACE VIEW \(schema).connections AS
-            SELECT
-                a.feed, sd.date, a.trip_id, t.route_id, r.route_short_name, r.route_type,
-                coalesce(a.stop_headsign, t.trip_headsign) AS headsign,
-                a.stop_id AS from_stop_id,
-                a.stop_sequence AS from_stop_sequence,
-                fd.day_start + a.departure_time + coalesce(fr.shift, 0) AS departure,
-                \(schema).local_text(fd.day_start + a.departure_time + coalesce(fr.shift, 0), z.time_zone) AS departure_local,
-                b.stop_id AS to_stop_id,
-                b.stop_sequence AS to_stop_sequence,
-                fd.day_start + b.arrival_time + coalesce(fr.shift, 0) AS arrival,
-                \(schema).local_text(fd.day_start + b.arrival_time + coalesce(fr.shift, 0), z.time_zone) AS arrival_local,
-                coalesce(fr.shift, 0) AS run_shift
-            FROM \(schema).stop_times a
-            JOIN LATERAL (
-                SELECT c.stop_id, c.stop_sequence, c.arrival_time FROM \(schema).stop_times c
-                WHERE c.feed = a.feed AND c.trip_id = a.trip_id AND c.stop_sequence > a.stop_sequence
-                ORDER BY c.stop_sequence LIMIT 1) b ON true
-            \(runs(of: "a", schema: schema))
-            WHERE \(runsOnly(of: "a", schema: schema))
-            """,
+            TimetableViews.frequencyDeparturesTable(dialect(schema)),
+            TimetableViews.frequencyDeparturesIndex(dialect(schema)),
+        ] + TimetableViews.createStatements(dialect(schema), create: "CREATE OR REPLACE VIEW")
+            + TimetableViews.names.map { windowFunction(view: $0, schema: schema) } + [
             PostgresStopNames.createStatement(schema: schema),
         ] + readableViews(schema: schema)
+    }
+
+    /// `CREATE INDEX IF NOT EXISTS` of a lookup index in `schema`.
+    static func indexStatement(_ index: LookupIndex, schema: String) -> String {
+        "CREATE INDEX IF NOT EXISTS \(index.name) ON \(schema).\(index.file.rawValue) (\(index.columns.joined(separator: ", ")))"
     }
 
     /// The indexes of the timetable's reads on the GTFS tables, built after a load: the stops' latitudes,
@@ -82,23 +47,51 @@ enum PostgresTimetable {
         ["CREATE INDEX IF NOT EXISTS stops_latitude ON \(schema).stops (feed, stop_lat)"]
     }
 
-    /// The joins that put the stop times aliased `alias` on their service days: their trip (`t`), its
-    /// service's dates (`sd`) and their day starts (`fd`), the feed's zone (`z`), the trip's frequency
-    /// runs (`fr`), and its route (`r`).
-    private static func runs(of alias: String, schema: String) -> String {
+    /// `arrivals_departures_in(t0, t1)` (`connections_in`): the rows of the view whose departure is in
+    /// `[t0, t1)` (Unix seconds), the network-wide window. It asks the view once per service date that can
+    /// reach the window (`day_start` from the feed's latest departure before `t0` up to `t1`), with the
+    /// date's range of `departure_time` as constants: planned so, PostgreSQL reads the range from the
+    /// `stop_times_departure` index; the view's form `departure_time >= t0 - day_start` gives it no
+    /// estimate and it scans every stop time instead.
+    static func windowFunction(view: String, schema: String) -> String {
         """
-        JOIN \(schema).trips t ON t.feed = \(alias).feed AND t.trip_id = \(alias).trip_id
-            JOIN \(schema).service_days sd ON sd.feed = t.feed AND sd.service_id = t.service_id
-            JOIN \(schema).feed_days fd ON fd.feed = sd.feed AND fd.date = sd.date
-            JOIN \(schema).feed_time_zones z ON z.feed = \(alias).feed
-            LEFT JOIN \(schema).frequency_runs fr ON fr.feed = \(alias).feed AND fr.trip_id = \(alias).trip_id
-            LEFT JOIN \(schema).routes r ON r.feed = t.feed AND r.route_id = t.route_id
+        CREATE OR REPLACE FUNCTION \(schema).\(view)_in(t0 bigint, t1 bigint) RETURNS SETOF \(schema).\(view)
+        LANGUAGE plpgsql STABLE AS $function$
+        DECLARE d record;
+        BEGIN
+            FOR d IN
+                SELECT fd.feed, fd.date, fd.day_start FROM \(schema).feed_days fd
+                JOIN (SELECT f.feed, greatest(
+                        (SELECT max(st.departure_time) FROM \(schema).stop_times st WHERE st.feed = f.feed),
+                        (SELECT max(fe.departure_time) FROM \(schema).frequency_departures fe WHERE fe.feed = f.feed)) AS latest
+                    FROM \(schema).feeds f) l ON l.feed = fd.feed
+                WHERE fd.day_start < t1 AND fd.day_start + l.latest >= t0
+                ORDER BY fd.feed, fd.date
+            LOOP
+                RETURN QUERY EXECUTE 'SELECT * FROM \(schema).\(view) WHERE feed = $1 AND date = $2 AND departure_time >= $3 AND departure_time < $4'
+                    USING d.feed, d.date, t0 - d.day_start, t1 - d.day_start;
+            END LOOP;
+        END
+        $function$
         """
     }
 
-    /// A frequency-based trip appears once per run, and never as the template its stop times give.
-    private static func runsOnly(of alias: String, schema: String) -> String {
-        "fr.trip_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM \(schema).frequencies f WHERE f.trip_id = \(alias).trip_id AND f.feed = \(alias).feed)"
+    /// The views' dialect in `schema`: local times by `local_text` in the feed's zone, the next stop by a
+    /// lateral subquery (which reads one index entry, where a correlated `min` reads the trip's rest).
+    static func dialect(_ schema: String) -> TimetableViews.Dialect {
+        TimetableViews.Dialect(
+            name: { "\(schema).\($0)" }, orderedJoin: "JOIN",
+            localText: { instant, _ in "\(schema).local_text(\(instant), z.time_zone)" },
+            zoneJoin: { alias in "JOIN \(schema).feed_time_zones z ON z.feed = \(alias).feed" },
+            nextStop: { table in
+                """
+                JOIN LATERAL (
+                    SELECT c.stop_id, c.stop_sequence, c.arrival_time FROM \(table) c
+                    WHERE c.feed = a.feed AND c.trip_id = a.trip_id AND c.stop_sequence > a.stop_sequence
+                    ORDER BY c.stop_sequence LIMIT 1) b ON true
+                """
+            },
+            nullSmallint: "NULL::smallint", idType: "text COLLATE \"C\"")
     }
 
     /// A `…_readable` view for each table with times: every column, times as `HH:MM:SS` (hours may pass 24).
@@ -121,7 +114,7 @@ enum PostgresTimetable {
     private static func tables(of part: TimetablePart) -> [String] {
         switch part {
         case .calendar: ["service_days", "feed_days", "feed_time_zones"]
-        case .frequencies: ["frequency_runs"]
+        case .frequencies: ["frequency_runs", "frequency_departures"]
         case .stops: ["stop_name_words"]
         }
     }
@@ -141,6 +134,9 @@ enum PostgresTimetable {
             case .frequencies: warnings += try buildFrequencyRuns(schema: schema, feed: feed, connection: connection)
             case .stops: try PostgresStopNames.fill(schema: schema, feed: feed, connection: connection)
             }
+            // The windows' plans join these tables: statistics from before the rebuild (or none, in a new
+            // schema) make the planner scan them whole.
+            try connection.execute("ANALYZE " + tables(of: part).map { "\(schema).\($0)" }.joined(separator: ", "), "analyze the timetable")
         }
         return warnings
     }
@@ -263,6 +259,7 @@ enum PostgresTimetable {
             WHERE f.feed = \(feed) AND f.headway_secs >= 1 AND g.n <= \(limit) AND first.t IS NOT NULL
             ON CONFLICT DO NOTHING
             """, "fill frequency_runs")
+        try connection.execute(TimetableViews.fillFrequencyDepartures(dialect(schema), feed: String(feed)), "fill frequency_departures")
         let problems = try connection.query(
             """
             SELECT trip_id, headway_secs, headway_secs < 1 FROM \(schema).frequencies
