@@ -124,6 +124,55 @@ struct TimetableTests {
         #expect(compared > 100, "the windows hold events")
     }
 
+    @Test("The network's departures in a window equal the oracle's over all stops, in the API and the views", arguments: [
+        (UInt64(1), "Europe/Berlin"), (3, "America/New_York"), (7, "Europe/Berlin"),
+    ])
+    func network(seed: UInt64, zone: String) throws {
+        let folder = try TemporaryFolder()
+        let timetable = RandomTimetable.make(seed: seed, timeZone: zone)
+        let oracle = try timetable.oracle()
+        let store = try Self.store([timetable], in: folder)
+        let bounds = try Self.sequenceBounds(timetable)
+        let stops = Set(timetable.stopIDs)
+        var compared = 0
+        for (from, to) in try Self.windows(oracle, timetable) {
+            let start = Date(timeIntervalSince1970: Double(from)), end = Date(timeIntervalSince1970: Double(to))
+            let all = oracle.departures(stops: stops, from: from, to: to)
+            var departures: [StopEvent] = []
+            try store.forEachDeparture(between: start, and: end, feed: timetable.feedName, limit: nil) { departures.append($0) }
+            let expected = Self.keys(Self.boardable(all, bounds))
+            #expect(Self.keys(departures, departures: true) == expected, "network departures in \(start) – \(end)")
+            // The documented SQL forms: every departure in the window, and the connections leaving in it.
+            let (viewKeys, connections, slowConnections) = try store.pool.read { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT departure, trip_id, stop_sequence, date, stop_id FROM arrivals_departures
+                        WHERE departure_time >= ? - day_start AND departure_time < ? - day_start
+                        """, arguments: [from, to])
+                let keys = rows.map { Key(instant: $0[0], tripID: $0[1], stopSequence: $0[2], serviceDate: $0[3], stopID: $0[4]) }.sorted()
+                let connections = try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM connections WHERE departure_time >= ? - day_start AND departure_time < ? - day_start",
+                    arguments: [from, to])
+                let slow = try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM connections WHERE departure >= ? AND departure < ?", arguments: [from, to])
+                return (keys, connections, slow)
+            }
+            #expect(viewKeys == Self.keys(all), "arrivals_departures in \(start) – \(end)")
+            let notLast = all.filter { $0.stopSequence != bounds[$0.tripID]?.upperBound }.count
+            #expect(connections == notLast && slowConnections == notLast, "connections in \(start) – \(end)")
+            compared += expected.count
+        }
+        #expect(compared > 100, "the windows hold departures")
+        // A page of the earliest, and an unknown feed.
+        let (from, to) = try Self.windows(oracle, timetable)[0]
+        let page = try store.departures(between: Date(timeIntervalSince1970: Double(from)), and: Date(timeIntervalSince1970: Double(to)), feed: timetable.feedName, limit: 3)
+        #expect(Self.keys(page, departures: true) == Array(Self.keys(Self.boardable(oracle.departures(stops: stops, from: from, to: to), bounds)).prefix(3)))
+        #expect(throws: StoreError.unknownFeed(name: "nope", feeds: [timetable.feedName])) {
+            try store.departures(between: Date(), and: Date() + 60, feed: "nope")
+        }
+    }
+
     @Test("The arrivals_departures view: every stop time on every service date, frequency runs expanded")
     func view() throws {
         let folder = try TemporaryFolder()

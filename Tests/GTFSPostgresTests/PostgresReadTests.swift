@@ -47,6 +47,10 @@ struct PostgresReadTests {
         }
         let midnight = try instant("2025-11-24 23:30")
         add("past midnight", try store.departures(from: station, between: midnight, and: midnight + 7200, feed: "vbb"))
+        add("network", try store.departures(between: morning, and: morning + 1200, feed: "vbb", limit: 100_000))
+        var night = 0
+        try store.forEachDeparture(between: midnight, and: midnight + 3600, feed: "vbb", limit: nil) { _ in night += 1 }
+        add("network at night", night)
         var week = 0
         try store.forEachDeparture(from: station, between: morning, and: morning + 7 * 86_400, feed: "vbb", limit: nil) { _ in week += 1 }
         add("a week", week)
@@ -71,6 +75,7 @@ struct PostgresReadTests {
             add("departures \(stop)", try store.departures(from: stop, between: spring, and: spring + 6 * 86_400, feed: "t"))
             add("arrivals \(stop)", try store.arrivals(at: stop, between: spring, and: spring + 6 * 86_400, feed: "t"))
         }
+        add("network t", try store.departures(between: spring, and: spring + 6 * 86_400, feed: "t", limit: 100_000))
         add("services t", try store.services(on: GTFSDate(year: 2025, month: 3, day: 30)!, feed: "t"))
         add("near t", try store.stops(near: 52.5, 13.4, within: 20_000, feed: "t", limit: nil))
         return answers
@@ -111,6 +116,8 @@ struct PostgresReadTests {
         #expect(try postgres.departures(from: "de:11000:900100003", between: Date(timeIntervalSince1970: 1_763_967_600),
             and: Date(timeIntervalSince1970: 1_763_971_200), feed: "vbb").count > 10)
         #expect(answers.contains { $0.hasPrefix("a week: ") && (Int($0.dropFirst(8)) ?? 0) > 1_000 })
+        #expect(answers.contains { $0.hasPrefix("network at night: ") && (Int($0.dropFirst(18)) ?? 0) > 100 })
+        #expect(answers.contains { $0.hasPrefix("network t: ") && $0.contains("F1") })
         #expect(answers.contains("departures of nowhere in vbb: no stop \"nowhere\" in feed vbb"))
         #expect(answers.contains("service dates: Optional(ClosedRange(20251104...20261212))"), "\(answers.filter { $0.hasPrefix("service dates") })")
         #expect(answers.contains("arrivals at de:11000:900100003 in nope: no feed \"nope\"; the store holds t, vbb"))

@@ -44,4 +44,21 @@ extension GTFSStore {
     ) throws {
         try pool.read { db in try StopEvents.forEach(db, .arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body) }
     }
+
+    /// Calls `body` with each departure of the whole network in `[start, end)`, in time order, as they are
+    /// read (see `FeedStore.forEachDeparture(between:and:feed:limit:_:)`). The read is one snapshot;
+    /// `body` runs inside it, so keep it short.
+    /// - Parameters:
+    ///   - start: the first instant, included.
+    ///   - end: the last instant, excluded.
+    ///   - feed: the feed's name.
+    ///   - limit: the most departures (the earliest), or `nil` for all.
+    ///   - body: receives each departure; an error it throws ends the read and is rethrown.
+    /// - Throws: `StoreError.unknownFeed(name:feeds:)` for a feed the store does not hold, `DatabaseError`,
+    ///   or what `body` throws.
+    public func forEachDeparture(
+        between start: Date, and end: Date, feed: String = "default", limit: Int? = nil, _ body: (StopEvent) throws -> Void
+    ) throws {
+        try pool.read { db in try StopEvents.forEachOfNetwork(db, start: start, end: end, feed: feed, limit: limit, body) }
+    }
 }

@@ -31,6 +31,18 @@ enum StopEvents {
         try BoardOrder.merge(kind, { try nextEvent(timetabled) }, { try nextEvent(runs) }, limit: limit, body)
     }
 
+    /// Calls `body` with each departure of the network in `[start, end)`, in time order (``NetworkWindowQuery``).
+    static func forEachOfNetwork(
+        _ db: Database, start: Date, end: Date, feed name: String, limit: Int?, _ body: (StopEvent) throws -> Void
+    ) throws {
+        guard let feed = try GTFSStore.feedID(db, name: name) else {
+            throw StoreError.unknownFeed(name: name, feeds: try String.fetchAll(db, sql: BoardQuery.feedNamesSQL))
+        }
+        guard let query = NetworkWindowQuery(start: start, end: end, limit: limit, dialect: .sqlite) else { return }
+        let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments(feed: feed).map(\.databaseValue)))
+        while let event = try nextEvent(rows) { try body(event) }
+    }
+
     /// The next event of `cursor`, past any row that makes none; `nil` at its end.
     private static func nextEvent(_ cursor: RowCursor?) throws -> StopEvent? {
         while let row = try cursor?.next() {

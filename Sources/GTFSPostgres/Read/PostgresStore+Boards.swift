@@ -39,6 +39,30 @@ extension PostgresStore {
         try board(.arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body)
     }
 
+    /// Calls `body` with each departure of the whole network in `[start, end)`, in time order, as they are
+    /// read through a cursor (see `FeedStore.forEachDeparture(between:and:feed:limit:_:)`). The read is one
+    /// snapshot and holds the store's connection; `body` runs inside it, so keep it short.
+    /// - Parameters:
+    ///   - start: the first instant, included.
+    ///   - end: the last instant, excluded.
+    ///   - feed: the feed's name.
+    ///   - limit: the most departures (the earliest), or `nil` for all.
+    ///   - body: receives each departure; an error it throws ends the read and is rethrown.
+    /// - Throws: `StoreError.unknownFeed(name:feeds:)` for a feed the store does not hold, ``PostgresError``,
+    ///   or what `body` throws.
+    public func forEachDeparture(
+        between start: Date, and end: Date, feed name: String = "default", limit: Int? = nil, _ body: (StopEvent) throws -> Void
+    ) throws {
+        try read { reading in
+            guard let feed = try reading.feed(named: name).map(Int64.init) else {
+                throw StoreError.unknownFeed(name: name, feeds: try reading.feedNames())
+            }
+            guard let query = NetworkWindowQuery(start: start, end: end, limit: limit, dialect: .postgres) else { return }
+            let cursor = try reading.cursor(query.sql, query.arguments(feed: feed), batch: min(limit ?? 500, 500), "read the departures")
+            while let event = try Self.nextEvent(cursor) { try body(event) }
+        }
+    }
+
     private func board(
         _ kind: BoardOrder.Kind, stopID: String, start: Date, end: Date, feed name: String, limit: Int?,
         _ body: (StopEvent) throws -> Void

@@ -76,6 +76,23 @@ public protocol FeedStore: AnyObject, Sendable {
         at stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, _ body: (StopEvent) throws -> Void
     ) throws
 
+    /// Calls `body` with each departure of the whole network in `[start, end)`, in time order (then trip,
+    /// stop sequence, service date), as they are read: memory stays bounded however many there are. As on
+    /// a stop's board, trips of earlier service dates still running (however late their times), the runs
+    /// of `frequencies.txt` trips and the days the clocks change are on it; stop times without boarding
+    /// and each trip's last stop are not. The store reads it from an index of departure times, one range
+    /// per service date that can reach the window: its cost grows with the window's departures, not with
+    /// the feed.
+    /// - Parameters:
+    ///   - start: the first instant, included.
+    ///   - end: the last instant, excluded.
+    ///   - feed: the feed's name.
+    ///   - limit: the most departures (the earliest), or `nil` for all.
+    ///   - body: receives each departure, inside the read; an error it throws ends the read and is rethrown.
+    /// - Throws: ``StoreError/unknownFeed(name:feeds:)`` for a feed the store does not hold, the store's
+    ///   error, or what `body` throws.
+    func forEachDeparture(between start: Date, and end: Date, feed: String, limit: Int?, _ body: (StopEvent) throws -> Void) throws
+
     /// The stop `id`, or `nil` when the feed has none.
     func stop(_ id: String, feed: String) throws -> Stop?
 
@@ -146,6 +163,23 @@ extension FeedStore {
     ) throws -> [StopEvent] {
         var events: [StopEvent] = []
         try forEachDeparture(from: stopID, between: start, and: end, feed: feed, limit: limit) { events.append($0) }
+        return events
+    }
+
+    /// The departures of the whole network between two instants, in time order: at most `limit`, the
+    /// earliest (see ``forEachDeparture(between:and:feed:limit:_:)``, which reads them all in bounded memory).
+    ///
+    /// ```swift
+    /// let now = Date()
+    /// let leaving = try store.departures(between: now, and: now + 600, limit: 5_000)
+    /// ```
+    /// - Returns: the departures; empty when no trip leaves in the window.
+    /// - Throws: ``StoreError/unknownFeed(name:feeds:)`` when the store holds no such feed, or the store's error.
+    public func departures(
+        between start: Date, and end: Date, feed: String = "default", limit: Int = FeedStoreLimits.boardLimit
+    ) throws -> [StopEvent] {
+        var events: [StopEvent] = []
+        try forEachDeparture(between: start, and: end, feed: feed, limit: limit) { events.append($0) }
         return events
     }
 
