@@ -3,11 +3,12 @@ import GTFS
 import GTFSImport
 import ToolSupport
 
-/// A departure or arrival board, printed as its events come, as text or JSON: at most one page of rows is
+/// A departure or arrival board of a stop, or the departures of the whole network, printed as its events come, as text or JSON: at most one page of rows is
 /// held (the first, whose cells set the columns' widths), so a board of millions of rows prints in bounded
 /// memory.
 final class Board {
-    let place: StopLookup.Place
+    /// The stop; `nil` for the whole network.
+    let place: StopLookup.Place?
     let arrivals: Bool
     let start: Date
     let end: Date
@@ -30,9 +31,11 @@ final class Board {
     /// Rows held to measure the columns of a text board.
     static let pageSize = 1_000
     /// The columns of a text board.
-    private var header: [String] { ["time", "line", "platform", arrivals ? "from trip to" : "to"] }
+    private var header: [String] {
+        place == nil ? ["time", "line", "stop", "platform", "to"] : ["time", "line", "platform", arrivals ? "from trip to" : "to"]
+    }
 
-    init(place: StopLookup.Place, arrivals: Bool, start: Date, end: Date, zone: TimeZone, json: Bool, limit: Int) {
+    init(place: StopLookup.Place?, arrivals: Bool, start: Date, end: Date, zone: TimeZone, json: Bool, limit: Int) {
         (self.place, self.arrivals, self.start, self.end, self.zone, self.json, self.limit) = (place, arrivals, start, end, zone, json, limit)
         time = DateFormatter()
         time.locale = Locale(identifier: "en_US_POSIX")
@@ -47,9 +50,10 @@ final class Board {
             day.locale = time.locale
             day.timeZone = zone
             day.dateFormat = "EEE yyyy-MM-dd HH:mm"
-            write(
-                "\(arrivals ? "Arrivals at" : "Departures from") \(GTFSError.displayable(place.name)) (\(GTFSError.displayable(place.stopID))), "
-                    + "\(day.string(from: start)) to \(time.string(from: end)), \(zone.identifier)\n\n")
+            let title = place.map {
+                "\(arrivals ? "Arrivals at" : "Departures from") \(GTFSError.displayable($0.name)) (\(GTFSError.displayable($0.stopID)))"
+            }
+            write("\(title ?? "Departures of the whole network"), \(day.string(from: start)) to \(time.string(from: end)), \(zone.identifier)\n\n")
         }
     }
 
@@ -66,7 +70,7 @@ final class Board {
         }
         let cells = textCells(event)
         if let widths {
-            write(Format.row(cells, widths: widths, leftAligned: [0, 1, 2, 3]))
+            write(Format.row(cells, widths: widths, leftAligned: Set(header.indices)))
             return
         }
         page.append(cells)
@@ -111,7 +115,7 @@ final class Board {
     private func flushPage() {
         let widths = Format.columnWidths(header: header, rows: page)
         self.widths = widths
-        write(([header] + page).map { Format.row($0, widths: widths, leftAligned: [0, 1, 2, 3]) }.joined())
+        write(([header] + page).map { Format.row($0, widths: widths, leftAligned: Set(header.indices)) }.joined())
         page = []
     }
 
@@ -119,10 +123,9 @@ final class Board {
         let instant = (arrivals ? event.arrival : event.departure) ?? start
         let later = dayNumber(instant) - dayNumber(start)
         let clock = (event.isExactTime ? "" : "~") + time.string(from: instant) + (later > 0 ? " +\(later)d" : "")
-        return [
-            clock, GTFSError.displayable(event.routeShortName ?? event.routeLongName ?? event.routeID.description),
-            GTFSError.displayable(event.platformCode ?? ""), GTFSError.displayable(event.headsign ?? ""),
-        ]
+        let stop = place == nil ? [GTFSError.displayable(event.stopName ?? event.stopID.description)] : []
+        return [clock, GTFSError.displayable(event.routeShortName ?? event.routeLongName ?? event.routeID.description)] + stop
+            + [GTFSError.displayable(event.platformCode ?? ""), GTFSError.displayable(event.headsign ?? "")]
     }
 
     /// One JSON object: the instant as ISO 8601 with the feed's offset.

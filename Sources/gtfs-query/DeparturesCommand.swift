@@ -4,21 +4,26 @@ import GTFS
 import GTFSImport
 import ToolSupport
 
-/// `gtfs-query departures STOP`: a departure (or arrival) board.
+/// `gtfs-query departures STOP`: a departure (or arrival) board; `--all`: the departures of the whole network.
 struct DeparturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "departures",
         abstract: "Print the departures from a stop (a station includes its platforms).",
         discussion: """
             STOP is a stop_id or a name: the best match of the name index (stations first), so \
-            "Alexanderplatz" finds the station S+U Alexanderplatz. A platform stands for its whole station.
+            "Alexanderplatz" finds the station S+U Alexanderplatz. A platform stands for its whole station. \
+            With --all instead of STOP: every departure of the network, with its stop, in time order.
 
-            Example: gtfs-query departures Alexanderplatz --at "2025-11-10 08:00" --minutes 30
+            Examples: gtfs-query departures Alexanderplatz --at "2025-11-10 08:00" --minutes 30
+                      gtfs-query departures --all --at "2025-11-10 08:00" --minutes 5 --limit 100000
             """
     )
 
     @Argument(help: "A stop_id or a stop name.")
-    var stop: String
+    var stop: String?
+
+    @Flag(name: .long, help: "The departures of the whole network instead of one stop's.")
+    var all = false
 
     @Option(
         name: .long,
@@ -39,6 +44,13 @@ struct DeparturesCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
+        switch (stop, all) {
+        case (nil, false): throw ValidationError("give a STOP, or --all for the departures of the whole network")
+        case (.some, true): throw ValidationError("give a STOP or --all, not both")
+        default: break
+        }
+        // The stores index the network's stop times by departure, not by arrival.
+        if all && arrivals { throw ValidationError("--all lists departures; --arrivals needs a STOP") }
         guard (1 ... 10_080).contains(minutes) else { throw ValidationError("--minutes must be 1 to 10080, got \(minutes)") }
         if limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
         // The form is checked here; the time zone that places it is the feed's, known once the store is open.
@@ -64,17 +76,19 @@ struct DeparturesCommand: ParsableCommand {
         } else {
             start = Date()
         }
-        let place = try StopLookup.resolve(stop, in: database, feed: store.feed)
+        let place = try stop.map { try StopLookup.resolve($0, in: database, feed: store.feed) }
         let end = start.addingTimeInterval(Double(minutes) * 60)
         let board = Board(place: place, arrivals: arrivals, start: start, end: end, zone: zone, json: store.json, limit: limit)
         board.serviceDates = try? database.serviceDates(feed: store.feed)
         // One event more than the limit says whether there are more.
         let asked = limit == .max ? limit : limit + 1
         do {
-            if arrivals {
+            if let place, arrivals {
                 try database.forEachArrival(at: place.stopID, between: start, and: end, feed: store.feed, limit: asked, board.add)
-            } else {
+            } else if let place {
                 try database.forEachDeparture(from: place.stopID, between: start, and: end, feed: store.feed, limit: asked, board.add)
+            } else {
+                try database.forEachDeparture(between: start, and: end, feed: store.feed, limit: asked, board.add)
             }
         } catch {
             throw ToolFailure("\(error)")

@@ -59,6 +59,38 @@ struct GTFSQueryToolTests {
         #expect(!lateRows.isEmpty && lateRows.allSatisfy { $0["serviceDate"] as? String == "20251124" })
     }
 
+    @Test("departures --all: every departure of the network, with its stop, as the station board has its own")
+    func wholeNetwork() throws {
+        let folder = try TemporaryFolder()
+        let db = try Self.sample(in: folder)
+        let all = try ToolRunner.run("gtfs-query", ["departures", "--all", "--db", db, "--at", "2025-11-24 08:00", "--minutes", "10", "--json", "--limit", "100000"])
+        #expect(all.status == 0, "\(all.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: all.stdout) as? [[String: Any]])
+        let station = try ToolRunner.run("gtfs-query", ["departures", "Alexanderplatz", "--db", db, "--at", "2025-11-24 08:00", "--minutes", "10", "--json"])
+        let stationRows = try #require(try JSONSerialization.jsonObject(with: station.stdout) as? [[String: Any]])
+        let stationStops = Set(stationRows.compactMap { $0["stopID"] as? String })
+        // The network's rows at the station's platforms are the station's board, in the same order.
+        let atStation = rows.filter { stationStops.contains($0["stopID"] as? String ?? "") }
+        #expect(atStation.map { "\($0["time"] ?? "") \($0["tripID"] ?? "")" } == stationRows.map { "\($0["time"] ?? "") \($0["tripID"] ?? "")" })
+        #expect(rows.count > 10 * stationRows.count && Set(rows.compactMap { $0["stopID"] as? String }).count > 50)
+        let times = rows.compactMap { $0["time"] as? String }
+        #expect(times == times.sorted() && times.first.map { $0 >= "2025-11-24T08:00" } == true && times.last.map { $0 < "2025-11-24T08:10" } == true)
+
+        let text = try ToolRunner.run("gtfs-query", ["departures", "--all", "--db", db, "--at", "2025-11-24 08:00", "--minutes", "10", "--limit", "3"])
+        #expect(text.status == 0)
+        let lines = text.stdoutText.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("Departures of the whole network, Mon 2025-11-24 08:00 to 08:10, Europe/Berlin") == true)
+        #expect(lines.dropFirst().first?.split(separator: " ", omittingEmptySubsequences: true) == ["time", "line", "stop", "platform", "to"])
+        #expect(lines.last == "the first 3 departures (there are more: --limit N shows them)")
+
+        for (arguments, message) in [
+            (["departures"], "give a STOP, or --all"), (["departures", "X", "--all"], "not both"), (["departures", "--all", "--arrivals"], "needs a STOP"),
+        ] {
+            let result = try ToolRunner.run("gtfs-query", arguments + ["--db", db])
+            #expect(result.status == 2 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test("Stops near a point, nearest first, and by name without diacritics")
     func stops() throws {
         let folder = try TemporaryFolder()
@@ -89,7 +121,7 @@ struct GTFSQueryToolTests {
         #expect(missing.status == 1 && missing.stderr == "gtfs-query: \(folder.file("none.sqlite")): no such database (gtfs-import writes one)\n")
         #expect(!FileManager.default.fileExists(atPath: folder.file("none.sqlite")))
         // An unknown feed is named with the feeds the database holds, for every command.
-        for arguments in [["departures", "Alexanderplatz"], ["stops", "--name", "Alex"], ["stops", "--near", "52.52,13.41"]] {
+        for arguments in [["departures", "Alexanderplatz"], ["departures", "--all"], ["stops", "--name", "Alex"], ["stops", "--near", "52.52,13.41"]] {
             let result = try ToolRunner.run("gtfs-query", arguments + ["--db", db, "--feed", "nope"])
             #expect(result.status == 1 && result.stderr == "gtfs-query: no feed \"nope\"; the store holds default\n", "\(arguments): \(result.stderr)")
         }
