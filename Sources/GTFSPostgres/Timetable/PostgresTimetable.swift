@@ -21,11 +21,10 @@ enum PostgresTimetable {
             """,
             """
             CREATE OR REPLACE FUNCTION \(schema).local_text(instant bigint, zone text) RETURNS text LANGUAGE sql STABLE AS $$
-                SELECT to_char(l.local, 'YYYY-MM-DD"T"HH24:MI:SS') || CASE WHEN o.seconds < 0 THEN '-' ELSE '+' END
-                    || lpad((abs(o.seconds) / 3600)::text, 2, '0') || ':' || lpad((abs(o.seconds) % 3600 / 60)::text, 2, '0')
-                FROM (SELECT to_timestamp(instant) AT TIME ZONE zone AS local) l,
-                    LATERAL (SELECT extract(epoch FROM l.local - (to_timestamp(instant) AT TIME ZONE 'UTC'))::integer AS seconds) o
-                WHERE instant IS NOT NULL
+                SELECT to_char(timezone(zone, to_timestamp(instant)), 'YYYY-MM-DD"T"HH24:MI:SS')
+                    || CASE WHEN timezone(zone, to_timestamp(instant)) < timezone('UTC', to_timestamp(instant)) THEN '-' ELSE '+' END
+                    || to_char(abs(extract(epoch FROM timezone(zone, to_timestamp(instant)) - timezone('UTC', to_timestamp(instant))))
+                        * interval '1 second', 'HH24:MI')
             $$
             """,
             TimetableViews.frequencyDeparturesTable(dialect(schema)),
