@@ -32,7 +32,7 @@ final class Board {
     static let pageSize = 1_000
     /// The columns of a text board.
     private var header: [String] {
-        place == nil ? ["time", "line", "stop", "platform", "to"] : ["time", "line", "platform", arrivals ? "from trip to" : "to"]
+        place == nil ? ["time", "line", "stop", "platform", "to"] : ["time", "line", "platform", arrivals ? "from" : "to"]
     }
 
     init(place: StopLookup.Place?, arrivals: Bool, start: Date, end: Date, zone: TimeZone, json: Bool, limit: Int) {
@@ -124,8 +124,15 @@ final class Board {
         let later = dayNumber(instant) - dayNumber(start)
         let clock = (event.isExactTime ? "" : "~") + time.string(from: instant) + (later > 0 ? " +\(later)d" : "")
         let stop = place == nil ? [GTFSError.displayable(event.stopName ?? event.stopID.description)] : []
-        return [clock, GTFSError.displayable(event.routeShortName ?? event.routeLongName ?? event.routeID.description)] + stop
-            + [GTFSError.displayable(event.platformCode ?? ""), GTFSError.displayable(event.headsign ?? "")]
+        return [clock, GTFSError.displayable(Self.line(event))] + stop
+            + [GTFSError.displayable(event.platformCode ?? ""), GTFSError.displayable((arrivals ? event.origin : event.destination) ?? "")]
+    }
+
+    /// The route's name, and the trip's short name (a train number) beside it when it has one.
+    private static func line(_ event: StopEvent) -> String {
+        let route = event.routeShortName ?? event.routeLongName ?? event.routeID.description
+        guard let number = event.tripShortName, !number.isEmpty, number != route else { return route }
+        return route + " " + number
     }
 
     /// One JSON object: the instant as ISO 8601 with the feed's offset.
@@ -136,6 +143,11 @@ final class Board {
         let routeID: String
         let routeType: Int?
         let headsign: String?
+        /// Where the trip is headed: its headsign, else its last stop's name.
+        let destination: String?
+        /// On arrivals: the trip's first stop's name.
+        let origin: String?
+        let tripShortName: String?
         let platform: String?
         let stopID: String
         let stopName: String?
@@ -147,7 +159,8 @@ final class Board {
         Row(
             time: iso.string(from: (arrivals ? event.arrival : event.departure) ?? start), serviceDate: event.serviceDate.description,
             line: event.routeShortName ?? event.routeLongName, routeID: event.routeID.description, routeType: event.routeType?.code,
-            headsign: event.headsign, platform: event.platformCode, stopID: event.stopID.description, stopName: event.stopName,
+            headsign: event.headsign, destination: event.destination, origin: event.origin, tripShortName: event.tripShortName,
+            platform: event.platformCode, stopID: event.stopID.description, stopName: event.stopName,
             tripID: event.tripID.description, exactTime: event.isExactTime)
     }
 

@@ -79,6 +79,7 @@ struct StopsCommand: ParsableCommand {
                     platform: $0.stop.platformCode, distance: $0.distance.map { ($0 * 10).rounded() / 10 })
             }
             print(try JSONText.pretty(rows))
+            if let more = try moreNote(found: found.count, database) { StandardError.line(more) }
             return
         }
         guard !found.isEmpty else {
@@ -94,5 +95,14 @@ struct StopsCommand: ParsableCommand {
         }
         let header = ["stop_id", "name", "type", "platform"] + (point != nil ? ["distance"] : [])
         print(Format.table(header: header, rows: rows, leftAligned: [0, 1, 2, 3]), terminator: "")
+        if let more = try moreNote(found: found.count, database) { print("\n" + more) }
+    }
+
+    /// What a name search cut at its limit says: how many it found in all (on standard error for JSON).
+    private func moreNote(found: Int, _ database: any FeedStore) throws -> String? {
+        guard point == nil, found == limit, let name else { return nil }
+        let all = try database.countStops(named: name, feed: store.feed)
+        guard all > found else { return nil }
+        return "the first \(Format.count(found)) of \(Format.count(all)) stops (--limit N shows more)"
     }
 }

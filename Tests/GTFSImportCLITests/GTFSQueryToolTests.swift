@@ -51,6 +51,14 @@ struct GTFSQueryToolTests {
         let arrivals = try ToolRunner.run(
             "gtfs-query", ["departures", "Alexanderplatz", "--arrivals", "--db", db, "--at", "2025-11-24 08:00", "--minutes", "10"])
         #expect(arrivals.status == 0 && arrivals.stdoutText.hasPrefix("Arrivals at S+U Alexanderplatz Bhf (Berlin)"))
+        // The arrivals' last column is where each trip comes from: its first stop.
+        let arrivalLines = arrivals.stdoutText.split(separator: "\n")
+        #expect(arrivalLines.dropFirst().first?.split(separator: " ") == ["time", "line", "platform", "from"])
+        let arrivalsJSON = try ToolRunner.run(
+            "gtfs-query", ["departures", "Alexanderplatz", "--arrivals", "--db", db, "--at", "2025-11-24 08:00", "--minutes", "10", "--json"])
+        let arrivalRows = try #require(try JSONSerialization.jsonObject(with: arrivalsJSON.stdout) as? [[String: Any]])
+        #expect(!arrivalRows.isEmpty && arrivalRows.allSatisfy { ($0["origin"] as? String)?.isEmpty == false })
+        #expect(arrivalLines.contains { line in arrivalRows.first.flatMap { $0["origin"] as? String }.map { line.hasSuffix($0) } ?? false })
 
         // After midnight the board shows the trips of the day before that are still running.
         let late = try ToolRunner.run(
@@ -105,6 +113,9 @@ struct GTFSQueryToolTests {
                 de:11000:900100003::1  S+U Alexanderplatz Bhf (Berlin)  stop  1 (U2)        62 m
 
                 """)
+        // A search cut at its limit says how many stops it found in all.
+        let cut = try ToolRunner.run("gtfs-query", ["stops", "--name", "S U", "--limit", "2", "--db", db])
+        #expect(cut.status == 0 && cut.stdoutText.split(separator: "\n").last.map { $0.hasPrefix("the first 2 of ") && $0.hasSuffix(" stops (--limit N shows more)") } == true, "\(cut.stdoutText)")
         let named = try ToolRunner.run("gtfs-query", ["stops", "--name", "HACKESCHER markt", "--db", db, "--json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: named.stdout) as? [[String: Any]])
         #expect(!rows.isEmpty && rows.allSatisfy { ($0["name"] as? String)?.contains("Hackescher Markt") == true })

@@ -38,8 +38,32 @@ struct StopNameSearchTests {
         #expect(try store.stops(named: "memhard alex").map(\.stopID.description) == ["X"])
         #expect(try store.stops(named: "bhf berlin").map(\.stopID.description) == ["S"])
         #expect(try store.stops(named: "potsdam").isEmpty)
+        #expect(try store.countStops(named: "alexanderpl") == 5 && store.countStops(named: "memhard alex") == 1)
+        #expect(try store.countStops(named: "potsdam") == 0 && store.countStops(named: "---") == 0 && store.countStops(named: "alex", feed: "nope") == 0)
         #expect(try store.stops(named: " ,; ").isEmpty)
         #expect(try store.stops(named: "alexanderplatz", limit: 0).isEmpty)
+    }
+
+    @Test("Letters with a stroke or ligature match their base letters, typed either way")
+    func foldedLetters() throws {
+        let folder = try TemporaryFolder()
+        let stops = """
+            stop_id,stop_name,stop_lat,stop_lon
+            N,Hjørundhølen,62.1,6.2
+            D,Æbeltoft Færgehavn,56.2,10.7
+            G,Große Straße,52.5,13.4
+            L,Łódź Fabryczna,51.8,19.5
+            H,Đakovo,45.3,18.4
+            F,Œuvre,48.8,2.3
+            O,Other,1,1
+            """
+        let store = try Self.store(folder, feeds: ["default": stops])
+        for (text, expected) in [
+            ("hjorundholen", "N"), ("Hjørundhølen", "N"), ("aebeltoft faerge", "D"), ("grosse strasse", "G"), ("straße", "G"),
+            ("lodz", "L"), ("Łódź", "L"), ("dakovo", "H"), ("oeuvre", "F"),
+        ] {
+            #expect(try store.stops(named: text).map(\.stopID.description) == [expected], "\(text)")
+        }
     }
 
     @Test("At most 32 words: the 33rd is refused before the index is asked")
@@ -80,7 +104,10 @@ struct StopNameSearchTests {
         do {
             let queue = try DatabaseQueue(path: path)
             try queue.write { db in
-                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v5', 'v6')")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v5', 'v6', 'v7')")
+                try db.execute(sql: "DROP VIEW arrivals_departures; DROP VIEW connections; DROP INDEX stop_times_departure")
+                try db.execute(sql: "DROP TABLE frequency_departures")
+                for view in SchemaV4.views { try db.execute(sql: view) }
                 try db.execute(sql: "DROP TABLE feed_references")
                 try db.execute(sql: "DROP TABLE changes")
                 try db.execute(sql: "ALTER TABLE feed_tables DROP COLUMN stored_hash")

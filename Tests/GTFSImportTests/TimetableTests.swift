@@ -316,7 +316,8 @@ struct TimetableTests {
         #expect(try named.stops(named: "lubeck").map(\.stopID.description) == ["L", "L1"])
         #expect(try named.stops(named: "alexanderplatz").map(\.stopID.description) == ["A", "A1"])
         #expect(try named.stops(named: "Alexander").first?.stopID.description == "A")
-        #expect(try named.stops(named: "alexanderstrasse").isEmpty)
+        // ß folds to ss, as ø to o (FTS5's unicode61 alone kept them).
+        #expect(try named.stops(named: "alexanderstrasse").map(\.stopID.description) == ["M"])
         #expect(try named.stops(named: "  \"(  ").isEmpty)
     }
 

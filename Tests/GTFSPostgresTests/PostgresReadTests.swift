@@ -60,6 +60,7 @@ struct PostgresReadTests {
         add("near nothing", try store.stops(near: 0, 0, within: 1_000, feed: "vbb", limit: nil))
         for text in ["alexanderpl", "S U", "Zoologischer Garten", "hauptbahnhof berlin", "straße", "STRASSE", "", "---", "xyzzy"] {
             add("named \(text)", try store.stops(named: text, feed: "vbb", limit: 20).map(\.stopID))
+            add("count \(text)", try store.countStops(named: text, feed: "vbb"))
         }
         add("stop", try store.stop(station, feed: "vbb") as Any)
         add("in station", try store.stops(inStation: station, feed: "vbb").map(\.stopID))
@@ -116,6 +117,7 @@ struct PostgresReadTests {
         #expect(try postgres.departures(from: "de:11000:900100003", between: Date(timeIntervalSince1970: 1_763_967_600),
             and: Date(timeIntervalSince1970: 1_763_971_200), feed: "vbb").count > 10)
         #expect(answers.contains { $0.hasPrefix("a week: ") && (Int($0.dropFirst(8)) ?? 0) > 1_000 })
+        #expect(answers.contains { $0.hasPrefix("count S U: ") && (Int($0.dropFirst(11)) ?? 0) > 20 })
         #expect(answers.contains { $0.hasPrefix("network at night: ") && (Int($0.dropFirst(18)) ?? 0) > 100 })
         #expect(answers.contains { $0.hasPrefix("network t: ") && $0.contains("F1") })
         #expect(answers.contains("departures of nowhere in vbb: no stop \"nowhere\" in feed vbb"))
@@ -124,6 +126,17 @@ struct PostgresReadTests {
         #expect(try postgres.stops(named: "alexanderpl", feed: "vbb", limit: 1).first?.stopName?.contains("Alexanderplatz") == true)
         #expect(try postgres.departures(from: "A", between: Date(timeIntervalSince1970: 1_743_116_400),
             and: Date(timeIntervalSince1970: 1_743_631_200), feed: "t").contains { $0.tripID == "F1" })
+        // The ends of a trip on a board: its last stop where it has no headsign, its first stop on arrivals,
+        // its short name; the same in both stores (the answers above), and as the feed says.
+        let (from, to) = (Date(timeIntervalSince1970: 1_743_116_400), Date(timeIntervalSince1970: 1_743_631_200))
+        let atB = try sqlite.departures(from: "B", between: from, and: to, feed: "t")
+        #expect(atB.contains { $0.tripID == "T2" && $0.headsign == nil && $0.lastStopName == "Alpha" && $0.destination == "Alpha" })
+        #expect(atB.contains { $0.tripID == "F1" && $0.tripShortName == "177" } == false, "F1 ends at B")
+        #expect(atB.filter { $0.headsign != nil }.allSatisfy { $0.lastStopName == nil && $0.origin == nil })
+        let arrivingB = try postgres.arrivals(at: "B", between: from, and: to, feed: "t")
+        #expect(arrivingB.contains { $0.tripID == "T2" && $0.origin == "Gamma" } && arrivingB.contains { $0.tripID == "F1" && $0.origin == "Alpha" && $0.tripShortName == "177" })
+        let network = try postgres.departures(between: from, and: to, feed: "t", limit: 1_000)
+        #expect(network.contains { $0.tripID == "T2" && $0.stopID == "B" && $0.lastStopName == "Alpha" } && network.allSatisfy { $0.origin == nil })
     }
 
     @Test("A read inside a board's body is refused with a clear error, and the store reads again afterwards")

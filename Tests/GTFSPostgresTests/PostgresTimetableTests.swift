@@ -9,13 +9,14 @@ import Testing
 @Suite("PostgreSQL store: the timetable", .serialized)
 struct PostgresTimetableTests {
     /// Service on weekdays and weekends around the spring clock change (30 March 2025 in Berlin), a date
-    /// added and one removed, a trip past midnight, a frequency-based trip.
+    /// added and one removed, a trip past midnight, a frequency-based trip with a short name, a trip
+    /// whose headsign is only its first stop's.
     static func feed(zone: String) -> [String: String] {
         [
             "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA1,Agency,https://a.example,\(zone)\n",
             "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,52.5,13.4\nB,Beta,52.6,13.5\nC,Gamma,52.7,13.6\n",
             "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,A1,1,3\n",
-            "trips.txt": "route_id,service_id,trip_id,trip_headsign\nR1,S1,T1,Gamma\nR1,S2,T2,Alpha\nR1,S1,F1,Beta\n",
+            "trips.txt": "route_id,service_id,trip_id,trip_headsign,trip_short_name\nR1,S1,T1,Gamma,\nR1,S2,T2,,\nR1,S1,F1,Beta,177\n",
             "stop_times.txt": """
                 trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign
                 T1,23:50:00,23:51:00,A,1,

@@ -110,6 +110,23 @@ extension GTFSStore {
         }
     }
 
+    /// How many stops `stops(named:feed:limit:)` finds without a limit (0 for a text without words or an
+    /// unknown feed).
+    /// - Parameters:
+    ///   - text: the words to look for.
+    ///   - feed: the feed's name.
+    /// - Throws: `StoreError.tooManyWords(count:limit:)`; `DatabaseError`.
+    public func countStops(named text: String, feed: String = "default") throws -> Int {
+        guard let match = Self.namePattern(try StopNames.searchWords(text)) else { return 0 }
+        return try pool.read { db in
+            guard let id = try Self.feedID(db, name: feed) else { return 0 }
+            let rowids = StopIndex.nameRowids(feed: id)
+            return try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM stops_names WHERE stops_names MATCH ? AND rowid BETWEEN ? AND ?",
+                arguments: [match, rowids.lowerBound, rowids.upperBound]) ?? 0
+        }
+    }
+
     /// The feed's time zone (its agency's), in which its times count; `nil` for an unknown feed or zone.
     /// - Parameter feed: the feed's name.
     /// - Returns: the zone, or `nil`.
@@ -124,6 +141,7 @@ extension GTFSStore {
     /// An FTS5 query for `words`: each word a prefix, all required; `nil` without a word.
     static func namePattern(_ words: [Substring]) -> String? {
         guard !words.isEmpty else { return nil }
-        return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+        // The index holds names folded (StopIndex); so are the words.
+        return words.map { "\"" + StopNames.folded($0).replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
     }
 }

@@ -15,8 +15,8 @@ enum PostgresNameSearch {
     }
 
     /// The query of the stops whose names have every one of `words` (folded) as a word's beginning, best
-    /// first (`StopNames`' order), at most `limit`; its arguments.
-    static func search(_ words: [String], feed: Int32, limit: Int) -> (sql: String, arguments: [SQLArgument]) {
+    /// first (`StopNames`' order), at most `limit` (all when `nil`); its arguments.
+    static func search(_ words: [String], feed: Int32, limit: Int?) -> (sql: String, arguments: [SQLArgument]) {
         let matches = words.indices.map { index in
             "SELECT stop_id FROM stop_name_words WHERE feed = $1 AND word LIKE $\(index + 2)"
         }
@@ -26,8 +26,7 @@ enum PostgresNameSearch {
             WHERE s.feed = $1
             ORDER BY CASE WHEN coalesce(s.location_type, 0) = 1 THEN 0 WHEN s.parent_station IS NULL THEN 1 ELSE 2 END,
                 least(char_length(s.stop_name), 255), s.stop_id
-            LIMIT \(limit)
-            """
+            """ + (limit.map { " LIMIT \($0)" } ?? "")
         return (sql, [.integer(Int64(feed))] + words.map { .text(likePrefix($0)) })
     }
 

@@ -82,6 +82,24 @@ extension PostgresStore {
         }
     }
 
+    /// How many stops ``stops(named:feed:limit:)`` finds without a limit (0 for a text without words or an
+    /// unknown feed).
+    /// - Parameters:
+    ///   - text: the words to look for.
+    ///   - feed: the feed's name.
+    /// - Throws: `StoreError.tooManyWords(count:limit:)`; ``PostgresError``.
+    public func countStops(named text: String, feed: String = "default") throws -> Int {
+        let words = try StopNames.searchWords(text).map { StopNames.folded($0) }
+        guard !words.isEmpty else { return 0 }
+        return try read { reading -> Int in
+            guard let number = try reading.feed(named: feed) else { return 0 }
+            try PostgresNameSearch.requireTable(reading)
+            let (sql, arguments) = PostgresNameSearch.search(words, feed: number, limit: nil)
+            let rows = try reading.query("SELECT count(*) FROM (\(sql)) found", arguments, "count the stops' names")
+            return rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
+        }
+    }
+
     /// The trip `id` with its stop times in `stop_sequence` order; `nil` when the feed has no such trip.
     /// - Parameters:
     ///   - id: the trip's `trip_id`.

@@ -43,7 +43,7 @@ enum PostgresSchemaVersion {
         // 3: the kept changes of imports.
         PostgresMigration(version: 3) { schema in [PostgresFeedTables.changesStatement(schema: schema)] },
         // 4: network-wide windows: the stop times by departure second, the frequency runs' departures (the
-        // views that read them are replaced by every import).
+        // views that read them are replaced by every import); the name words folded anew.
         PostgresMigration(
             version: 4,
             statements: { schema in
@@ -54,6 +54,9 @@ enum PostgresSchemaVersion {
             eachFeed: { schema, feed, connection throws(PostgresError) in
                 try connection.execute(
                     TimetableViews.fillFrequencyDepartures(PostgresTimetable.dialect(schema), feed: String(feed)), "fill frequency_departures")
+                // The words folded by the current rule, which also turns `ø` into `o`.
+                try connection.execute("DELETE FROM \(schema).stop_name_words WHERE feed = \(feed)", "refold the stops' names")
+                try PostgresStopNames.fill(schema: schema, feed: feed, connection: connection)
             }),
     ]
 

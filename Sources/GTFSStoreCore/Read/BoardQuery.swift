@@ -123,7 +123,9 @@ package struct BoardQuery: Sendable {
         return """
             SELECT \(dialect.integerDate("fd.date")), fd.day_start + st.arrival_time + \(shift), fd.day_start + st.departure_time + \(shift),
                 st.trip_id, st.stop_id, s.stop_name, s.platform_code, st.stop_sequence, t.route_id, r.route_short_name,
-                r.route_long_name, r.route_type, coalesce(st.stop_headsign, t.trip_headsign), t.direction_id, \(exact)
+                r.route_long_name, r.route_type, coalesce(st.stop_headsign, t.trip_headsign), t.direction_id, \(exact),
+                \(Self.tripNames(trip: "st.trip_id", feed: "st.feed", headsign: "coalesce(st.stop_headsign, t.trip_headsign)", origin: kind == .arrivals)),
+                t.trip_short_name
             FROM feed_days fd
             \(dialect.orderedJoin) stop_times st ON st.stop_id IN (\(placeholders(from: 1))) AND st.feed = fd.feed
                 \(window)
@@ -150,6 +152,18 @@ package struct BoardQuery: Sendable {
         (first ..< first + stops.count).map(dialect.placeholder).joined(separator: ", ")
     }
 
+    /// Two columns that name a trip's ends: its last stop's name where `headsign` is NULL, and (for
+    /// `origin`) its first stop's name; each read only where it is wanted.
+    package static func tripNames(trip: String, feed: String, headsign: String, origin: Bool) -> String {
+        func end(_ order: String) -> String {
+            """
+            (SELECT e.stop_name FROM stop_times o JOIN stops e ON e.stop_id = o.stop_id AND e.feed = o.feed \
+            WHERE o.trip_id = \(trip) AND o.feed = \(feed) ORDER BY o.stop_sequence \(order) LIMIT 1)
+            """
+        }
+        return "CASE WHEN \(headsign) IS NULL THEN \(end("DESC")) END, " + (origin ? end("ASC") : "NULL")
+    }
+
     /// The event a row of ``eventsSQL(runs:)`` describes; `nil` for a row that makes none.
     package static func event(_ row: some BoardRow) -> StopEvent? {
         func instant(_ index: Int) -> Date? { row.integer(index).map { Date(timeIntervalSince1970: Double($0)) } }
@@ -162,6 +176,6 @@ package struct BoardQuery: Sendable {
             stopName: row.text(5), platformCode: row.text(6), stopSequence: row.integer(7).map { Int($0) } ?? 0,
             routeID: GTFSID(row.text(8) ?? ""), routeShortName: row.text(9), routeLongName: row.text(10),
             routeType: row.integer(11).map { RouteType(code: Int($0)) }, headsign: row.text(12), directionID: row.integer(13).map { Int($0) },
-            isExactTime: (row.integer(14) ?? 1) != 0)
+            isExactTime: (row.integer(14) ?? 1) != 0, lastStopName: row.text(15), origin: row.text(16), tripShortName: row.text(17))
     }
 }

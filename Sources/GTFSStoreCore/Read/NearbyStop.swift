@@ -12,3 +12,9 @@ public struct NearbyStop: Sendable, Hashable {
         self.distance = distance
     }
 }
+
+extension NearbyStop: CustomStringConvertible {
+    /// One line: the stop's id and name and the distance in whole meters, `de:11000:900100003::3 S+U
+    /// Alexanderplatz Bhf (Berlin), 53 m`.
+    public var description: String { "\(stop.stopID) \(stop.stopName ?? ""), \(Int(distance.rounded())) m" }
+}

@@ -31,6 +31,12 @@ public struct StopEvent: Sendable, Hashable {
     public var routeType: RouteType?
     /// Where the trip is headed from this stop: `stop_headsign`, else `trip_headsign`.
     public var headsign: String?
+    /// The name of the trip's last stop when it gives no ``headsign``, which a board shows instead; else `nil`.
+    public var lastStopName: String?
+    /// On an arrival board, the name of the trip's first stop: where it comes from. `nil` on departures.
+    public var origin: String?
+    /// The trip's `trip_short_name`, which riders know a train by (Amtrak `177`), when given.
+    public var tripShortName: String?
     /// The trip's direction (`direction_id`), when given.
     public var directionID: Int?
     /// Whether the time is the timetable's: `false` for a trip of `frequencies.txt` with `exact_times` 0,
@@ -40,7 +46,8 @@ public struct StopEvent: Sendable, Hashable {
     package init(
         serviceDate: GTFSDate, arrival: Date?, departure: Date?, tripID: GTFSID, stopID: GTFSID, stopName: String?,
         platformCode: String?, stopSequence: Int, routeID: GTFSID, routeShortName: String?, routeLongName: String?,
-        routeType: RouteType?, headsign: String?, directionID: Int?, isExactTime: Bool
+        routeType: RouteType?, headsign: String?, directionID: Int?, isExactTime: Bool,
+        lastStopName: String? = nil, origin: String? = nil, tripShortName: String? = nil
     ) {
         self.serviceDate = serviceDate
         self.arrival = arrival
@@ -57,5 +64,23 @@ public struct StopEvent: Sendable, Hashable {
         self.headsign = headsign
         self.directionID = directionID
         self.isExactTime = isExactTime
+        self.lastStopName = lastStopName
+        self.origin = origin
+        self.tripShortName = tripShortName
+    }
+
+    /// What a board shows as the trip's destination: ``headsign``, else ``lastStopName``.
+    public var destination: String? { headsign ?? lastStopName }
+}
+
+extension StopEvent: CustomStringConvertible {
+    /// One line: the time (UTC, ISO 8601), the line and trip, the stop and where the trip is headed (or,
+    /// arriving, where it comes from), `2025-11-24T07:00:00Z M10 trip 1234 at S+U Alexanderplatz Bhf (Berlin)
+    /// (de:11000:900100003::1) to S+U Warschauer Str. (Berlin), service date 20251124`.
+    public var description: String {
+        let time = (departure ?? arrival).map { ISO8601DateFormatter().string(from: $0) } ?? "no time"
+        let line = [routeShortName ?? routeLongName ?? routeID.description, tripShortName].compactMap { $0 }.joined(separator: " ")
+        let end = destination.map { " to \($0)" } ?? origin.map { " from \($0)" } ?? ""
+        return "\(time) \(line) trip \(tripID) at \(stopName ?? "") (\(stopID))\(end), service date \(serviceDate)"
     }
 }

@@ -20,16 +20,23 @@ package enum StopNames {
         return words
     }
 
-    /// A word folded as the SQLite store's name index folds it (`unicode61 remove_diacritics 2`): lower
-    /// case, the marks of decomposed letters removed (`Lübeck` → `lubeck`).
-    package static func folded(_ word: some StringProtocol) -> String {
+    /// Text folded as both stores' name indexes hold it: lower case, the marks of decomposed letters
+    /// removed (`Lübeck` → `lubeck`), and the letters that carry their mark inside (which Unicode does not
+    /// decompose) written as their base letters, `ø` `o`, `æ` `ae`, `ß` `ss`, `ł` `l`, `đ` `d`, `œ` `oe`
+    /// (`Hjørundhølen` → `hjorundholen`). Everything else stays, separators too.
+    package static func folded(_ text: some StringProtocol) -> String {
         var scalars = String.UnicodeScalarView()
-        for scalar in String(word).lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
+        for scalar in String(text).lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
         where scalar.properties.generalCategory != .nonspacingMark {
-            scalars.append(scalar)
+            if let base = bases[scalar] { scalars.append(contentsOf: base.unicodeScalars) } else { scalars.append(scalar) }
         }
         return String(scalars)
     }
+
+    /// The lower-case letters with a stroke, slash or ligature, and the base letters a search types for them.
+    private static let bases: [Unicode.Scalar: String] = [
+        "ø": "o", "æ": "ae", "ß": "ss", "ł": "l", "đ": "d", "œ": "oe", "ð": "d", "þ": "th", "ı": "i", "ħ": "h", "ŧ": "t",
+    ]
 
     /// The kind of stop in the order of matches: 0 a station, 1 a stop without a parent station, 2 any other.
     package static func rank(of stop: Stop) -> Int {

@@ -119,6 +119,10 @@ public protocol FeedStore: AnyObject, Sendable {
     ///   - limit: the most stops (the best matches).
     func stops(named text: String, feed: String, limit: Int) throws -> [Stop]
 
+    /// How many stops ``stops(named:feed:limit:)`` finds without a limit: what a search cut at its limit
+    /// leaves out. 0 for a text without words or an unknown feed.
+    func countStops(named text: String, feed: String) throws -> Int
+
     /// The trip `id` with its stop times in `stop_sequence` order; `nil` when the feed has no such trip.
     func trip(_ id: String, feed: String) throws -> TripTimetable?
 
@@ -234,5 +238,27 @@ extension FeedStore {
         let operation = ImportOperation(source: source, store: self, options: options)
         operation.start()
         return try operation.finalResult.get()
+    }
+}
+
+extension FeedStore {
+    /// The trip `id` as a board's ``StopEvent/tripID`` gives it (as with its text).
+    public func trip(_ id: GTFSID, feed: String = "default") throws -> TripTimetable? { try trip(id.description, feed: feed) }
+
+    /// The stop `id` as a board's ``StopEvent/stopID`` gives it (as with its text).
+    public func stop(_ id: GTFSID, feed: String = "default") throws -> Stop? { try stop(id.description, feed: feed) }
+
+    /// The departures from the stop `stopID` as a record gives it (as with its text).
+    public func departures(
+        from stopID: GTFSID, between start: Date, and end: Date, feed: String = "default", limit: Int = FeedStoreLimits.boardLimit
+    ) throws -> [StopEvent] {
+        try departures(from: stopID.description, between: start, and: end, feed: feed, limit: limit)
+    }
+
+    /// The arrivals at the stop `stopID` as a record gives it (as with its text).
+    public func arrivals(
+        at stopID: GTFSID, between start: Date, and end: Date, feed: String = "default", limit: Int = FeedStoreLimits.boardLimit
+    ) throws -> [StopEvent] {
+        try arrivals(at: stopID.description, between: start, and: end, feed: feed, limit: limit)
     }
 }

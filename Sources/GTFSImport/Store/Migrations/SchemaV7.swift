@@ -11,7 +11,9 @@ import GTFSStoreCore
 /// - `arrivals_departures` and `connections` recreated as ``TimetableViews`` defines them, with two more
 ///   columns: `day_start` and `departure_time` (the departure's seconds after it), so that
 ///   `departure_time >= t0 - day_start AND departure_time < t1 - day_start` reads the window `[t0, t1)`
-///   of the whole network from those indexes.
+///   of the whole network from those indexes;
+/// - `stops_names` rebuilt with names folded by `StopNames.folded(_:)`, which also turns `ø` `æ` `ß` `ł`
+///   `đ` `œ` into their base letters (`hjorundholen` finds `Hjørundhølen`).
 ///
 /// **Frozen** like the versions before, but for the views: they have no rows, and a later version that
 /// changes them drops and creates them again from the current definition.
@@ -56,6 +58,8 @@ enum SchemaV7 {
         for index in GTFSSchema.postLoadIndexes where index.name == "stop_times_departure" { try db.execute(sql: index.sql) }
         for feed in try Int64.fetchAll(db, sql: "SELECT feed FROM feeds ORDER BY feed") {
             try db.execute(sql: TimetableViews.fillFrequencyDepartures(dialect, feed: "?"), arguments: [feed])
+            // The name index, with names folded beyond unicode61's diacritics (`ø` as `o`).
+            _ = try Timetable.update(db, feed: feed, changed: [.stops])
         }
         try recreateViews(db)
         try db.execute(sql: "UPDATE gtfs_meta SET value = 7 WHERE key = 'schema_version'")
