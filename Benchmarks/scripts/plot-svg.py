@@ -4,6 +4,7 @@
 Usage:
   plot-svg.py rss        results/rss-vs-input.csv        results/rss-vs-input.svg
   plot-svg.py throughput results/throughput-vs-chunk.csv results/throughput-vs-chunk.svg
+  plot-svg.py windows    results/network-windows.csv     results/network-windows.svg
 
 The CSV files start with '#' comment lines (date, git, machine) that become the chart's footnote; every
 number drawn comes from the CSV.
@@ -16,7 +17,7 @@ from xml.sax.saxutils import escape
 
 WIDTH, HEIGHT = 860, 440
 LEFT, RIGHT, TOP, BOTTOM = 80, 250, 56, 84
-COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
+COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
 
 def read(path):
@@ -125,11 +126,23 @@ def throughput_chart(comments, rows):
                  "decoded MB/s (best run)", [(c, size_label(c)) for c in chunks], series, references, comments[:2])
 
 
+def windows_chart(comments, rows):
+    """Network-wide windows (network-windows.sh): the median time of each query on each store against the
+    feed's stop times."""
+    keys = list(dict.fromkeys((r["store"], r["query"]) for r in rows))
+    series = [(f"{store}: {query}", [(int(r["stop_times"]) / 1e6, float(r["seconds"]) * 1000, f'{float(r["seconds"]) * 1000:,.0f}')
+                                     for r in rows if (r["store"], r["query"]) == (store, query)]) for store, query in keys]
+    sizes = sorted({int(r["stop_times"]) for r in rows})
+    return chart("A 20-minute window of the whole network against one pass over stop_times", "stop times in the feed (log scale)",
+                 "median time (ms)", [(s / 1e6, f"{s / 1e6:,.1f} M") for s in sizes], series, [], comments[:2])
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("rss", "throughput"):
+    charts = {"rss": rss_chart, "throughput": throughput_chart, "windows": windows_chart}
+    if len(sys.argv) != 4 or sys.argv[1] not in charts:
         sys.exit(__doc__)
     comments, rows = read(sys.argv[2])
-    svg = (rss_chart if sys.argv[1] == "rss" else throughput_chart)(comments, rows)
+    svg = charts[sys.argv[1]](comments, rows)
     with open(sys.argv[3], "w") as handle:
         handle.write(svg)
 
