@@ -51,14 +51,14 @@ extension PostgresStore {
     /// - Throws: `StoreError.unknownFeed(name:feeds:)` for a feed the store does not hold, ``PostgresError``,
     ///   or what `body` throws.
     public func forEachDeparture(
-        between start: Date, and end: Date, feed name: String = "default", limit: Int? = nil, _ body: (StopEvent) throws -> Void
+        between start: Date, and end: Date, feed: String = "default", limit: Int? = nil, _ body: (StopEvent) throws -> Void
     ) throws {
         try read { reading in
-            guard let feed = try reading.feed(named: name).map(Int64.init) else {
-                throw StoreError.unknownFeed(name: name, feeds: try reading.feedNames())
+            guard let number = try reading.feed(named: feed).map(Int64.init) else {
+                throw StoreError.unknownFeed(name: feed, feeds: try reading.feedNames())
             }
             guard let query = NetworkWindowQuery(start: start, end: end, limit: limit, dialect: .postgres) else { return }
-            let cursor = try reading.cursor(query.sql, query.arguments(feed: feed), batch: min(limit ?? 500, 500), "read the departures")
+            let cursor = try reading.cursor(query.sql, query.arguments(feed: number), batch: min(limit ?? 500, 500), "read the departures")
             while let event = try Self.nextEvent(cursor) { try body(event) }
         }
     }
