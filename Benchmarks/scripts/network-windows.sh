@@ -4,7 +4,7 @@
 # of its own, then times, warm, alternating the stores in each of ROUNDS rounds (default 5):
 #   full pass    SELECT sum(departure_time) FROM stop_times
 #   window       every departure of the network 2025-06-11 07:10-07:30 Berlin time, trips of earlier
-#                days included, as docs/Database.md writes it (SQLite: the view's departure_time form;
+#                days included, as docs/Database.md writes it (SQLite: the departure_time form on arrivals_departures_by_time;
 #                PostgreSQL: arrivals_departures_in), three columns of every row read
 #   connections  the same window of connections
 # and reports medians, the ratio window / full pass, the rows, and each store's import time and size
@@ -40,8 +40,8 @@ t0="unixepoch('2025-06-11 05:10')" t1="unixepoch('2025-06-11 05:30')"
 p0="extract(epoch FROM timestamptz '2025-06-11 05:10Z')::bigint" p1="extract(epoch FROM timestamptz '2025-06-11 05:30Z')::bigint"
 sqlite_sql() { case "$1" in
     full) echo "SELECT sum(departure_time) FROM stop_times;" ;;
-    window) echo "SELECT count(*), max(departure_local), max(stop_name), max(route_short_name) FROM arrivals_departures WHERE departure_time >= $t0 - day_start AND departure_time < $t1 - day_start;" ;;
-    connections) echo "SELECT count(*), max(departure_local), max(to_stop_id), max(arrival) FROM connections WHERE departure_time >= $t0 - day_start AND departure_time < $t1 - day_start;" ;;
+    window) echo "SELECT count(*), max(departure_local), max(stop_name), max(route_short_name) FROM arrivals_departures_by_time WHERE departure_time >= $t0 - day_start AND departure_time < $t1 - day_start;" ;;
+    connections) echo "SELECT count(*), max(departure_local), max(to_stop_id), max(arrival) FROM connections_by_time WHERE departure_time >= $t0 - day_start AND departure_time < $t1 - day_start;" ;;
 esac; }
 postgres_sql() { case "$1" in
     full) echo "SELECT sum(departure_time) FROM head.stop_times;" ;;

@@ -13,11 +13,25 @@ public struct LookupIndex: Sendable, Hashable {
     public let file: GTFSFile
     /// Its columns, in order.
     public let columns: [String]
+    /// The condition of a partial index (SQL over the table's columns), or `nil` for every row.
+    public let condition: String?
+
+    init(name: String, file: GTFSFile, columns: [String], condition: String? = nil) {
+        (self.name, self.file, self.columns, self.condition) = (name, file, columns, condition)
+    }
+
+    /// The text after `ON table`: the columns in parentheses, and the condition of a partial index.
+    public var definition: String {
+        "(\(columns.joined(separator: ", ")))" + (condition.map { " WHERE \($0)" } ?? "")
+    }
 
     /// Every lookup index, in build order.
     public static let all: [LookupIndex] = [
         LookupIndex(name: "stop_times_stop", file: .stopTimes, columns: ["stop_id", "departure_time"]),
-        LookupIndex(name: "stop_times_departure", file: .stopTimes, columns: ["departure_time", "feed"]),
+        // Partial: a query that compares departure_time can use it; one that scans stop_times cannot, and
+        // keeps the stop index, which holds what a scan reads (SQLite would otherwise scan this smaller
+        // one and look every stop time up).
+        LookupIndex(name: "stop_times_departure", file: .stopTimes, columns: ["departure_time", "feed"], condition: "departure_time IS NOT NULL"),
         LookupIndex(name: "trips_route", file: .trips, columns: ["route_id"]),
         LookupIndex(name: "trips_service", file: .trips, columns: ["service_id"]),
         LookupIndex(name: "trips_shape", file: .trips, columns: ["shape_id"]),

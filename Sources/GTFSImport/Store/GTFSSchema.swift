@@ -71,12 +71,13 @@ public enum GTFSSchema {
     public static let viewNames: [String] = [
         "stop_times_readable", "frequencies_readable", "timeframes_readable", "booking_rules_readable",
         "calendar_readable", "calendar_dates_readable", "feed_info_readable", "arrivals_departures", "connections",
+        "arrivals_departures_by_time", "connections_by_time",
     ]
 
     /// The name and `CREATE INDEX` statement of each index built after a load: the ``GTFS/LookupIndex``es.
     static let postLoadIndexes: [(name: String, table: GTFSFile, sql: String)] = LookupIndex.all.map { index in
         (index.name, index.file,
-         "CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.file.rawValue) (\(index.columns.joined(separator: ", ")))")
+         "CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.file.rawValue) \(index.definition)")
     }
 
     /// Builds the indexes of ``postLoadIndexes`` that do not exist yet.

@@ -30,14 +30,14 @@ enum PostgresTimetable {
             TimetableViews.frequencyDeparturesTable(dialect(schema)),
             TimetableViews.frequencyDeparturesIndex(dialect(schema)),
         ] + TimetableViews.createStatements(dialect(schema), create: "CREATE OR REPLACE VIEW")
-            + TimetableViews.names.map { windowFunction(view: $0, schema: schema) } + [
+            + ["arrivals_departures", "connections"].map { windowFunction(view: $0, schema: schema) } + [
             PostgresStopNames.createStatement(schema: schema),
         ] + readableViews(schema: schema)
     }
 
     /// `CREATE INDEX IF NOT EXISTS` of a lookup index in `schema`.
     static func indexStatement(_ index: LookupIndex, schema: String) -> String {
-        "CREATE INDEX IF NOT EXISTS \(index.name) ON \(schema).\(index.file.rawValue) (\(index.columns.joined(separator: ", ")))"
+        "CREATE INDEX IF NOT EXISTS \(index.name) ON \(schema).\(index.file.rawValue) \(index.definition)"
     }
 
     /// The indexes of the timetable's reads on the GTFS tables, built after a load: the stops' latitudes,
@@ -46,7 +46,7 @@ enum PostgresTimetable {
         ["CREATE INDEX IF NOT EXISTS stops_latitude ON \(schema).stops (feed, stop_lat)"]
     }
 
-    /// `arrivals_departures_in(t0, t1)` (`connections_in`): the rows of the view whose departure is in
+    /// `arrivals_departures_in(t0, t1)` (`connections_in`): the rows of the view (its `_by_time` form) whose departure is in
     /// `[t0, t1)` (Unix seconds), the network-wide window. It asks the view once per service date that can
     /// reach the window (`day_start` from the feed's latest departure before `t0` up to `t1`), with the
     /// date's range of `departure_time` as constants: planned so, PostgreSQL reads the range from the
@@ -54,7 +54,7 @@ enum PostgresTimetable {
     /// estimate and it scans every stop time instead.
     static func windowFunction(view: String, schema: String) -> String {
         """
-        CREATE OR REPLACE FUNCTION \(schema).\(view)_in(t0 bigint, t1 bigint) RETURNS SETOF \(schema).\(view)
+        CREATE OR REPLACE FUNCTION \(schema).\(view)_in(t0 bigint, t1 bigint) RETURNS SETOF \(schema).\(view)_by_time
         LANGUAGE plpgsql STABLE AS $function$
         DECLARE d record;
         BEGIN
@@ -67,7 +67,7 @@ enum PostgresTimetable {
                 WHERE fd.day_start < t1 AND fd.day_start + l.latest >= t0
                 ORDER BY fd.feed, fd.date
             LOOP
-                RETURN QUERY EXECUTE 'SELECT * FROM \(schema).\(view) WHERE feed = $1 AND date = $2 AND departure_time >= $3 AND departure_time < $4'
+                RETURN QUERY EXECUTE 'SELECT * FROM \(schema).\(view)_by_time WHERE feed = $1 AND date = $2 AND departure_time >= $3 AND departure_time < $4'
                     USING d.feed, d.date, t0 - d.day_start, t1 - d.day_start;
             END LOOP;
         END

@@ -10,13 +10,13 @@ package struct SQLDialect: Sendable {
     package let orderedJoin: String
     /// An expression of a service date (`feed_days.date`) as the integer `YYYYMMDD`.
     package let integerDate: @Sendable (String) -> String
-    /// The rows of `arrivals_departures` whose departure lies in the window of two placeholders, as a
+    /// The rows of `arrivals_departures_by_time` whose departure lies in the window of two placeholders, as a
     /// `FROM` item and the condition that selects them (docs/Database.md, "Network-wide windows").
     package let departureWindow: @Sendable (_ from: String, _ to: String) -> (source: String, condition: String)
 
     package static let sqlite = SQLDialect(
         placeholder: { _ in "?" }, orderedJoin: "CROSS JOIN", integerDate: { $0 },
-        departureWindow: { from, to in ("arrivals_departures", "departure_time >= \(from) - day_start AND departure_time < \(to) - day_start") })
+        departureWindow: { from, to in ("arrivals_departures_by_time", "departure_time >= \(from) - day_start AND departure_time < \(to) - day_start") })
     package static let postgres = SQLDialect(
         placeholder: { "$\($0)" }, orderedJoin: "JOIN", integerDate: { "to_char(\($0), 'YYYYMMDD')::integer" },
         departureWindow: { from, to in ("arrivals_departures_in(\(from), \(to))", "true") })

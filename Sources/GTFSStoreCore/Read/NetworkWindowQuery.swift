@@ -1,7 +1,7 @@
 package import Foundation
 
 /// The query behind the departures of a whole network in a window (`FeedStore.forEachDeparture(between:and:feed:limit:_:)`),
-/// the same in both stores but for ``SQLDialect/departureWindow``: the rows of `arrivals_departures` in the
+/// the same in both stores but for ``SQLDialect/departureWindow``: the rows of `arrivals_departures_by_time` in the
 /// window, boardable and not at a trip's last stop, in board order. Its columns are those of
 /// ``BoardQuery/eventsSQL(runs:)``, so ``BoardQuery/event(_:)`` reads them.
 package struct NetworkWindowQuery: Sendable {

@@ -1,15 +1,17 @@
-/// The timetable's views, `arrivals_departures` and `connections`, and the table of frequency runs'
-/// departures they read: one definition for both stores, which differ in a few words of SQL
-/// (``TimetableViews/Dialect``).
+/// The timetable's views and the table of frequency runs' departures some read: one definition for both
+/// stores, which differ in a few words of SQL (``TimetableViews/Dialect``).
 ///
-/// Each view is two parts joined by `UNION ALL`: the stop times of timetabled trips, and the stop times of
-/// each run of a `frequencies.txt` trip. Both parts start from a service date's `day_start` and expose it,
-/// with `departure_time`, the departure's seconds after it (a run's shift included), so that a window of
-/// instants `[t0, t1)` written as `departure_time >= t0 - day_start AND departure_time < t1 - day_start`
-/// reads, for each service date, one range of an index ordered by departure second: the
-/// `stop_times(departure_time, feed)` lookup index for timetabled trips, `frequency_departures` for runs.
-/// Dates whose range holds no time of the feed cost one index probe each, so the form needs no bound on
-/// how far back a trip can start: it holds for any feed (times past 48:00 too).
+/// `arrivals_departures` and `connections` are one join each (stop times, trips, service days, runs), which
+/// the planner fits to whatever a query asks. `arrivals_departures_by_time` and `connections_by_time` hold
+/// the same rows for the question of a window of instants: each is two parts joined by `UNION ALL`, the
+/// stop times of timetabled trips and those of each run of a `frequencies.txt` trip, both starting from a
+/// service date's `day_start`, so that `departure_time >= t0 - day_start AND departure_time < t1 -
+/// day_start` (`departure_time` is the departure's seconds after `day_start`, a run's shift included)
+/// reads one range per service date of the `stop_times(departure_time, feed)` lookup index, or of
+/// `frequency_departures` for runs. Dates whose range holds no time of the feed cost one index probe
+/// each, so the form needs no bound on how far back a trip can start: it holds for any feed. Other
+/// conditions on these views are applied after (SQLite computes them part by part), so the plain views
+/// serve every other question.
 package enum TimetableViews {
     /// How a store's SQL differs in the views.
     package struct Dialect: Sendable {
@@ -42,13 +44,25 @@ package enum TimetableViews {
     }
 
     /// The view names, in creation order.
-    package static let names = ["arrivals_departures", "connections"]
+    package static let names = ["arrivals_departures", "connections", "arrivals_departures_by_time", "connections_by_time"]
+
+    /// Which stop times a part of a view reads, and from where.
+    enum Part {
+        /// Every stop time on every service date, runs expanded: one join.
+        case all
+        /// The stop times of timetabled trips, from `feed_days` through the departure-time index.
+        case timetabled
+        /// The stop times of frequency runs, from `feed_days` through `frequency_departures`.
+        case runs
+    }
 
     /// `CREATE VIEW` (or `CREATE OR REPLACE VIEW`, `create` says which) of each view in ``names``.
     package static func createStatements(_ dialect: Dialect, create: String) -> [String] {
         [
-            "\(create) \(dialect.name("arrivals_departures")) AS\n\(events(dialect, runs: false))\nUNION ALL\n\(events(dialect, runs: true))",
-            "\(create) \(dialect.name("connections")) AS\n\(connections(dialect, runs: false))\nUNION ALL\n\(connections(dialect, runs: true))",
+            "\(create) \(dialect.name("arrivals_departures")) AS\n\(events(dialect, .all))",
+            "\(create) \(dialect.name("connections")) AS\n\(connections(dialect, .all))",
+            "\(create) \(dialect.name("arrivals_departures_by_time")) AS\n\(events(dialect, .timetabled))\nUNION ALL\n\(events(dialect, .runs))",
+            "\(create) \(dialect.name("connections_by_time")) AS\n\(connections(dialect, .timetabled))\nUNION ALL\n\(connections(dialect, .runs))",
         ]
     }
 
@@ -79,38 +93,59 @@ package enum TimetableViews {
     }
 
     /// The stop times aliased `alias` on the service dates they run (`fd`, `sd`), with their trip (`t`)
-    /// and, for runs, their run (`fr`, through `fe`); `departure` is the expression of their departure
-    /// second in the service day.
-    private static func from(_ dialect: Dialect, _ alias: String, runs: Bool) -> (sql: String, departure: String) {
+    /// and their run (`fr`; for `.runs` through `fe`), and the conditions on them.
+    private static func from(_ dialect: Dialect, _ alias: String, _ part: Part) -> (sql: String, filter: String) {
         let n = dialect.name
-        let days = "FROM \(n("feed_days")) fd\n"
+        guard part != .all else {
+            let sql = """
+                FROM \(n("stop_times")) \(alias)
+                JOIN \(n("trips")) t ON t.feed = \(alias).feed AND t.trip_id = \(alias).trip_id
+                JOIN \(n("service_days")) sd ON sd.feed = t.feed AND sd.service_id = t.service_id
+                JOIN \(n("feed_days")) fd ON fd.feed = sd.feed AND fd.date = sd.date
+                \(dialect.zoneJoin(alias))
+                LEFT JOIN \(n("frequency_runs")) fr ON fr.feed = \(alias).feed AND fr.trip_id = \(alias).trip_id
+                """
+            // A frequency-based trip appears once per run, never as the template its stop times give.
+            return (sql, "WHERE fr.trip_id IS NOT NULL OR " + timetabled(dialect, alias))
+        }
         let join = dialect.orderedJoin
         let trips = """
             \(join) \(n("trips")) t ON t.feed = \(alias).feed AND t.trip_id = \(alias).trip_id
             \(join) \(n("service_days")) sd ON sd.feed = fd.feed AND sd.date = fd.date AND sd.service_id = t.service_id
             \(dialect.zoneJoin(alias))
             """
-        guard runs else {
-            return (days + "\(dialect.orderedJoin) \(n("stop_times")) \(alias) ON \(alias).feed = fd.feed\n" + trips, "\(alias).departure_time")
+        guard part == .runs else {
+            return ("FROM \(n("feed_days")) fd\n\(join) \(n("stop_times")) \(alias) ON \(alias).feed = fd.feed\n" + trips,
+                    "WHERE " + timetabled(dialect, alias))
         }
-        let sql = days + """
-            \(dialect.orderedJoin) \(n("frequency_departures")) fe ON fe.feed = fd.feed
+        let sql = """
+            FROM \(n("feed_days")) fd
+            \(join) \(n("frequency_departures")) fe ON fe.feed = fd.feed
             JOIN \(n("frequency_runs")) fr ON fr.feed = fe.feed AND fr.trip_id = fe.trip_id AND fr.run_start = fe.run_start
             JOIN \(n("stop_times")) \(alias) ON \(alias).feed = fe.feed AND \(alias).trip_id = fe.trip_id AND \(alias).stop_sequence = fe.stop_sequence
             """ + "\n" + trips
-        return (sql, "fe.departure_time")
+        return (sql, "")
     }
 
-    /// A timetabled trip's stop times are in the first part; a frequency-based trip's only as its runs.
-    private static func timetabledOnly(_ dialect: Dialect, _ alias: String) -> String {
-        "WHERE NOT EXISTS (SELECT 1 FROM \(dialect.name("frequencies")) f WHERE f.trip_id = \(alias).trip_id AND f.feed = \(alias).feed)"
+    /// The stop times of trips that are not frequency-based.
+    private static func timetabled(_ dialect: Dialect, _ alias: String) -> String {
+        "NOT EXISTS (SELECT 1 FROM \(dialect.name("frequencies")) f WHERE f.trip_id = \(alias).trip_id AND f.feed = \(alias).feed)"
     }
 
-    private static func events(_ dialect: Dialect, runs: Bool) -> String {
+    /// A part's run shift, and its departure second after `day_start` given the stop time's alias.
+    private static func shift(_ part: Part, _ alias: String) -> (shift: String, departureTime: String) {
+        switch part {
+        case .all: ("coalesce(fr.shift, 0)", "\(alias).departure_time + coalesce(fr.shift, 0)")
+        case .timetabled: ("0", "\(alias).departure_time")
+        case .runs: ("fr.shift", "fe.departure_time")
+        }
+    }
+
+    private static func events(_ dialect: Dialect, _ part: Part) -> String {
         let n = dialect.name
-        let (from, departureTime) = from(dialect, "st", runs: runs)
-        let shift = runs ? " + fr.shift" : ""
-        let (arrival, departure) = ("fd.day_start + st.arrival_time\(shift)", "fd.day_start + \(departureTime)")
+        let (from, filter) = from(dialect, "st", part)
+        let (shift, departureTime) = shift(part, "st")
+        let (arrival, departure) = ("fd.day_start + st.arrival_time + \(shift)", "fd.day_start + \(departureTime)")
         return """
             SELECT
                 st.feed AS feed, sd.date AS date, st.trip_id AS trip_id, st.stop_sequence AS stop_sequence, st.stop_id AS stop_id,
@@ -125,20 +160,20 @@ package enum TimetableViews {
                     AS is_first_stop,
                 NOT EXISTS (SELECT 1 FROM \(n("stop_times")) x WHERE x.trip_id = st.trip_id AND x.feed = st.feed AND x.stop_sequence > st.stop_sequence)
                     AS is_last_stop,
-                \(runs ? "fr.shift" : "0") AS run_shift, \(runs ? "fr.exact_times" : dialect.nullSmallint) AS exact_times,
+                \(shift) AS run_shift, \(part == .timetabled ? dialect.nullSmallint : "fr.exact_times") AS exact_times,
                 fd.day_start AS day_start, \(departureTime) AS departure_time
             \(from)
             LEFT JOIN \(n("routes")) r ON r.feed = t.feed AND r.route_id = t.route_id
             LEFT JOIN \(n("stops")) s ON s.feed = st.feed AND s.stop_id = st.stop_id
-            \(runs ? "" : timetabledOnly(dialect, "st"))
+            \(filter)
             """
     }
 
-    private static func connections(_ dialect: Dialect, runs: Bool) -> String {
+    private static func connections(_ dialect: Dialect, _ part: Part) -> String {
         let n = dialect.name
-        let (from, departureTime) = from(dialect, "a", runs: runs)
-        let shift = runs ? " + fr.shift" : ""
-        let (departure, arrival) = ("fd.day_start + \(departureTime)", "fd.day_start + b.arrival_time\(shift)")
+        let (from, filter) = from(dialect, "a", part)
+        let (shift, departureTime) = shift(part, "a")
+        let (departure, arrival) = ("fd.day_start + \(departureTime)", "fd.day_start + b.arrival_time + \(shift)")
         return """
             SELECT
                 a.feed AS feed, sd.date AS date, a.trip_id AS trip_id, t.route_id AS route_id, r.route_short_name AS route_short_name,
@@ -147,11 +182,11 @@ package enum TimetableViews {
                 \(departure) AS departure, \(dialect.localText(departure, "a")) AS departure_local,
                 b.stop_id AS to_stop_id, b.stop_sequence AS to_stop_sequence,
                 \(arrival) AS arrival, \(dialect.localText(arrival, "a")) AS arrival_local,
-                \(runs ? "fr.shift" : "0") AS run_shift, fd.day_start AS day_start, \(departureTime) AS departure_time
+                \(shift) AS run_shift, fd.day_start AS day_start, \(departureTime) AS departure_time
             \(from)
             \(dialect.nextStop(n("stop_times")))
             LEFT JOIN \(n("routes")) r ON r.feed = t.feed AND r.route_id = t.route_id
-            \(runs ? "" : timetabledOnly(dialect, "a"))
+            \(filter)
             """
     }
 }

@@ -9,7 +9,8 @@ import GTFSStoreCore
 ///   every run of a frequency-based trip with its departure second in the service day, indexed by feed and
 ///   second, filled with `frequency_runs`;
 /// - `arrivals_departures` and `connections` recreated as ``TimetableViews`` defines them, with two more
-///   columns: `day_start` and `departure_time` (the departure's seconds after it), so that
+///   columns, `day_start` and `departure_time` (the departure's seconds after it), and beside them
+///   `arrivals_departures_by_time` and `connections_by_time`, the same rows, on which
 ///   `departure_time >= t0 - day_start AND departure_time < t1 - day_start` reads the window `[t0, t1)`
 ///   of the whole network from those indexes;
 /// - `stops_names` rebuilt with names folded by `StopNames.folded(_:)`, which also turns `ø` `æ` `ß` `ł`
