@@ -164,6 +164,18 @@ struct TimetableTests {
             compared += expected.count
         }
         #expect(compared > 100, "the windows hold departures")
+        // Reads from inside a board's body join its read (GRDB alone stops the program there).
+        let (first, last) = try Self.windows(oracle, timetable)[0]
+        var looked = 0
+        try store.forEachDeparture(
+            between: Date(timeIntervalSince1970: Double(first)), and: Date(timeIntervalSince1970: Double(last)), feed: timetable.feedName, limit: 20
+        ) { event in
+            let trip = try store.trip(event.tripID, feed: timetable.feedName)
+            let stop = try store.stop(event.stopID, feed: timetable.feedName)
+            #expect(trip?.stopTimes.contains { $0.stopSequence == event.stopSequence } == true && stop?.stopID == event.stopID)
+            looked += 1
+        }
+        #expect(looked > 0)
         // A page of the earliest, and an unknown feed.
         let (from, to) = try Self.windows(oracle, timetable)[0]
         let page = try store.departures(between: Date(timeIntervalSince1970: Double(from)), and: Date(timeIntervalSince1970: Double(to)), feed: timetable.feedName, limit: 3)

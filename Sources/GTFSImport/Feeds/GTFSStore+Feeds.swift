@@ -13,12 +13,12 @@ extension GTFSStore {
     /// - Returns: the feeds, sorted by name.
     /// - Throws: `DatabaseError`.
     public func feeds() throws -> [StoredFeed] {
-        try pool.read { db in try FeedCatalog.list(db) }
+        try read { db in try FeedCatalog.list(db) }
     }
 
     /// The names of the feeds the store holds, in order: at once, without counting rows.
     public func feedNames() throws -> [String] {
-        try pool.read { db in try String.fetchAll(db, sql: BoardQuery.feedNamesSQL) }
+        try read { db in try String.fetchAll(db, sql: BoardQuery.feedNamesSQL) }
     }
 
     /// Removes a feed: exactly its rows from every table, and its entry in `feeds`. Its history in
@@ -51,7 +51,7 @@ extension GTFSStore {
     /// - Returns: the counts, all zero when the store holds no such feed.
     /// - Throws: `DatabaseError`.
     public func rowCounts(feed: String) throws -> [GTFSFile: Int] {
-        try pool.read { db in
+        try read { db in
             let id = try Int64.fetchOne(db, sql: "SELECT feed FROM feeds WHERE name = ?", arguments: [feed])
             var counts: [GTFSFile: Int] = [:]
             for file in GTFSFile.allCases {

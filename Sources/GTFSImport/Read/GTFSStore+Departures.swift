@@ -4,7 +4,8 @@ import GRDB
 extension GTFSStore {
     /// Calls `body` with each departure of `FeedStore.departures(from:between:and:feed:limit:)`, in time order, as
     /// they are read: memory stays bounded however many there are. The read is one snapshot; `body` runs
-    /// inside it, so keep it short (print a line, send a row).
+    /// inside it, so keep it short (print a line, send a row); a read of this store called from it (a trip's
+    /// timetable, say) joins the snapshot.
     ///
     /// ```swift
     /// try store.forEachDeparture(from: "de:11000:900100003", between: start, and: start + 7 * 86_400) { departure in
@@ -24,7 +25,7 @@ extension GTFSStore {
         from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
         _ body: (StopEvent) throws -> Void
     ) throws {
-        try pool.read { db in try StopEvents.forEach(db, .departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body) }
+        try read { db in try StopEvents.forEach(db, .departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body) }
     }
 
     /// Calls `body` with each arrival of `FeedStore.arrivals(at:between:and:feed:limit:)`, in time order, as they
@@ -42,7 +43,7 @@ extension GTFSStore {
         at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
         _ body: (StopEvent) throws -> Void
     ) throws {
-        try pool.read { db in try StopEvents.forEach(db, .arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body) }
+        try read { db in try StopEvents.forEach(db, .arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body) }
     }
 
     /// Calls `body` with each departure of the whole network in `[start, end)`, in time order, as they are
@@ -59,6 +60,6 @@ extension GTFSStore {
     public func forEachDeparture(
         between start: Date, and end: Date, feed: String = "default", limit: Int? = nil, _ body: (StopEvent) throws -> Void
     ) throws {
-        try pool.read { db in try StopEvents.forEachOfNetwork(db, start: start, end: end, feed: feed, limit: limit, body) }
+        try read { db in try StopEvents.forEachOfNetwork(db, start: start, end: end, feed: feed, limit: limit, body) }
     }
 }

@@ -23,7 +23,7 @@ extension GTFSStore {
         order: String? = nil
     ) throws -> [R] {
         let values = try Self.databaseValues(arguments)
-        return try pool.read { db in
+        return try read { db in
             guard let id = try Self.feedID(db, name: feed) else { return [] }
             return try StoredRecords.fetch(R.self, db, feed: id, where: condition, arguments: StatementArguments(values), order: order)
         }
@@ -40,7 +40,7 @@ extension GTFSStore {
     /// - Returns: the trip and its stop times, or `nil`.
     /// - Throws: `DatabaseError`.
     public func trip(_ id: String, feed: String = "default") throws -> TripTimetable? {
-        try pool.read { db in
+        try read { db in
             guard let feedID = try Self.feedID(db, name: feed),
                 let trip = try StoredRecords.fetch(Trip.self, db, feed: feedID, where: "trip_id = ?", arguments: [id]).first
             else { return nil }
@@ -61,7 +61,7 @@ extension GTFSStore {
     /// - Returns: the `service_id`s; empty for an unknown feed or a date without service.
     /// - Throws: `DatabaseError`.
     public func services(on date: GTFSDate, feed: String = "default") throws -> [GTFSID] {
-        try pool.read { db in
+        try read { db in
             guard let id = try Self.feedID(db, name: feed) else { return [] }
             return try String.fetchAll(
                 db, sql: "SELECT service_id FROM service_days WHERE feed = ? AND date = ? ORDER BY service_id",
@@ -73,7 +73,7 @@ extension GTFSStore {
     /// The first and the last date on which some service of the feed runs; `nil` for an unknown feed or one
     /// whose services never run.
     public func serviceDates(feed: String = "default") throws -> ClosedRange<GTFSDate>? {
-        try pool.read { db in
+        try read { db in
             guard let id = try Self.feedID(db, name: feed),
                 let row = try Row.fetchOne(db, sql: "SELECT min(date), max(date) FROM feed_days WHERE feed = ?", arguments: [id]),
                 let first = (row[0] as Int?).flatMap({ GTFSDate(String($0)) }), let last = (row[1] as Int?).flatMap({ GTFSDate(String($0)) })

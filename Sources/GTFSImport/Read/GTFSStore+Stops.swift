@@ -45,7 +45,7 @@ extension GTFSStore {
         near latitude: Double, _ longitude: Double, within meters: Double, feed: String = "default", limit: Int? = nil
     ) throws -> [NearbyStop] {
         guard let box = NearbyStops(latitude: latitude, longitude: longitude, meters: meters) else { return [] }
-        let stops: [Stop] = try pool.read { db in
+        let stops: [Stop] = try read { db in
             guard let id = try Self.feedID(db, name: feed) else { return [] }
             var ids: [String] = []
             for longitudes in box.longitudes {
@@ -89,7 +89,7 @@ extension GTFSStore {
     ///   `DatabaseError`.
     public func stops(named text: String, feed: String = "default", limit: Int = 20) throws -> [Stop] {
         guard let match = Self.namePattern(try StopNames.searchWords(text)), limit > 0 else { return [] }
-        return try pool.read { db in
+        return try read { db in
             guard let id = try Self.feedID(db, name: feed) else { return [] }
             // The index's rowids hold the order (see StopIndex): the first matches are the best, and the
             // search reads no more than it returns, however many names share a word.
@@ -118,7 +118,7 @@ extension GTFSStore {
     /// - Throws: `StoreError.tooManyWords(count:limit:)`; `DatabaseError`.
     public func countStops(named text: String, feed: String = "default") throws -> Int {
         guard let match = Self.namePattern(try StopNames.searchWords(text)) else { return 0 }
-        return try pool.read { db in
+        return try read { db in
             guard let id = try Self.feedID(db, name: feed) else { return 0 }
             let rowids = StopIndex.nameRowids(feed: id)
             return try Int.fetchOne(
@@ -132,7 +132,7 @@ extension GTFSStore {
     /// - Returns: the zone, or `nil`.
     /// - Throws: `DatabaseError`.
     public func timeZone(feed: String = "default") throws -> TimeZone? {
-        try pool.read { db in
+        try read { db in
             guard let id = try Self.feedID(db, name: feed), let name = try ServiceDays.zoneName(db, feed: id) else { return nil }
             return TimeZone(identifier: name)
         }

@@ -95,7 +95,7 @@ public final class GTFSStore: Sendable {
     /// - Returns: the row count of every table, over all feeds.
     /// - Throws: `DatabaseError`.
     public func rowCounts() throws -> [GTFSFile: Int] {
-        try pool.read { db in
+        try read { db in
             var counts: [GTFSFile: Int] = [:]
             for file in GTFSFile.allCases {
                 counts[file] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(GTFSSchema.tableName(for: file))") ?? 0
