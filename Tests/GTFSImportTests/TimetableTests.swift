@@ -79,6 +79,16 @@ struct TimetableTests {
         return store
     }
 
+    /// A random timetable of `seed` in `zone`, its oracle, a store holding it (in `folder`, which must
+    /// outlive the store's use), and its trips' first and last stop sequences.
+    static func fixture(seed: UInt64, zone: String) throws -> (
+        folder: TemporaryFolder, timetable: RandomTimetable, oracle: TimetableOracle, store: GTFSStore, bounds: [String: ClosedRange<Int>]
+    ) {
+        let folder = try TemporaryFolder()
+        let timetable = RandomTimetable.make(seed: seed, timeZone: zone)
+        return (folder, timetable, try timetable.oracle(), try store([timetable], in: folder), try sequenceBounds(timetable))
+    }
+
     /// Windows to ask about: around each clock change, across the late-night hours, and a few random ones.
     static func windows(_ oracle: TimetableOracle, _ timetable: RandomTimetable) throws -> [(Int64, Int64)] {
         var windows: [(Int64, Int64)] = []
@@ -100,11 +110,8 @@ struct TimetableTests {
         (UInt64(1), "Europe/Berlin"), (2, "Europe/Berlin"), (3, "America/New_York"), (4, "America/New_York"), (5, "Europe/Berlin"),
     ])
     func boards(seed: UInt64, zone: String) throws {
-        let folder = try TemporaryFolder()
-        let timetable = RandomTimetable.make(seed: seed, timeZone: zone)
-        let oracle = try timetable.oracle()
-        let store = try Self.store([timetable], in: folder)
-        let bounds = try Self.sequenceBounds(timetable)
+        let (folder, timetable, oracle, store, bounds) = try Self.fixture(seed: seed, zone: zone)
+        defer { withExtendedLifetime(folder) {} }
         let places = timetable.stationIDs.prefix(3).map { ($0, oracle.stopsOfStation($0)) }
             + timetable.plainStopIDs.prefix(2).map { ($0, Set([$0])) }
             + timetable.platformIDs.values.compactMap(\.first).prefix(2).map { ($0, Set([$0])) }
@@ -128,11 +135,8 @@ struct TimetableTests {
         (UInt64(1), "Europe/Berlin"), (3, "America/New_York"), (7, "Europe/Berlin"),
     ])
     func network(seed: UInt64, zone: String) throws {
-        let folder = try TemporaryFolder()
-        let timetable = RandomTimetable.make(seed: seed, timeZone: zone)
-        let oracle = try timetable.oracle()
-        let store = try Self.store([timetable], in: folder)
-        let bounds = try Self.sequenceBounds(timetable)
+        let (folder, timetable, oracle, store, bounds) = try Self.fixture(seed: seed, zone: zone)
+        defer { withExtendedLifetime(folder) {} }
         let stops = Set(timetable.stopIDs)
         var compared = 0
         for (from, to) in try Self.windows(oracle, timetable) {
