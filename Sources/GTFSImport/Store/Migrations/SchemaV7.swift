@@ -57,10 +57,10 @@ enum SchemaV7 {
         try db.execute(sql: TimetableViews.frequencyDeparturesTable(dialect))
         try db.execute(sql: TimetableViews.frequencyDeparturesIndex(dialect))
         for index in GTFSSchema.postLoadIndexes where index.name == "stop_times_departure" { try db.execute(sql: index.sql) }
+        // The parts that gained a table or a rule: the runs' departures, and the name index with names
+        // folded beyond unicode61's diacritics (`ø` as `o`).
         for feed in try Int64.fetchAll(db, sql: "SELECT feed FROM feeds ORDER BY feed") {
-            try db.execute(sql: TimetableViews.fillFrequencyDepartures(dialect, feed: "?"), arguments: [feed])
-            // The name index, with names folded beyond unicode61's diacritics (`ø` as `o`).
-            _ = try Timetable.update(db, feed: feed, changed: [.stops])
+            _ = try Timetable.update(db, feed: feed, changed: [.frequencies, .stops])
         }
         try recreateViews(db)
         try db.execute(sql: "UPDATE gtfs_meta SET value = 7 WHERE key = 'schema_version'")
