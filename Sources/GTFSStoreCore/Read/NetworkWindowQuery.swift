@@ -25,7 +25,7 @@ package struct NetworkWindowQuery: Sendable {
             SELECT \(dialect.integerDate("date")), arrival, departure, trip_id, stop_id, stop_name, platform_code, stop_sequence, route_id,
                 route_short_name, route_long_name, route_type, headsign, direction_id, coalesce(exact_times, 1),
                 \(BoardQuery.tripNames(trip: "v.trip_id", feed: "v.feed", headsign: "v.headsign", origin: false)),
-                (SELECT n.trip_short_name FROM trips n WHERE n.trip_id = v.trip_id AND n.feed = v.feed)
+                trip_short_name
             FROM \(window.source) v
             WHERE \(window.condition) AND feed = \(dialect.placeholder(3)) AND coalesce(pickup_type, 0) <> 1 AND NOT is_last_stop
             ORDER BY departure, trip_id, stop_sequence, date

@@ -161,7 +161,7 @@ package enum TimetableViews {
                 NOT EXISTS (SELECT 1 FROM \(n("stop_times")) x WHERE x.trip_id = st.trip_id AND x.feed = st.feed AND x.stop_sequence > st.stop_sequence)
                     AS is_last_stop,
                 \(shift) AS run_shift, \(part == .timetabled ? dialect.nullSmallint : "fr.exact_times") AS exact_times,
-                fd.day_start AS day_start, \(departureTime) AS departure_time
+                fd.day_start AS day_start, \(departureTime) AS departure_time, t.trip_short_name AS trip_short_name
             \(from)
             LEFT JOIN \(n("routes")) r ON r.feed = t.feed AND r.route_id = t.route_id
             LEFT JOIN \(n("stops")) s ON s.feed = st.feed AND s.stop_id = st.stop_id
