@@ -178,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "GTFSPostgresTests",
             dependencies: [
-                "GTFSPostgres", "GTFSImport", "GTFS", "TestSupport", "Platform", "gtfs-import", "gtfs-query",
+                "GTFSPostgres", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport", "Platform", "gtfs-import", "gtfs-query",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings

@@ -10,23 +10,29 @@ import GTFSStoreCore
 /// (`StagedTable`): only rows that differ are written, as the SQLite store's diff writes them.
 final class PostgresImportRun: StoreWriter {
     let connection: PostgresConnection
+    /// The schema whose tables the import writes.
     let schema: String
+    /// The schema whose `feeds`, `feed_tables` and `imports` record the import: ``schema``, unless the
+    /// feed is built aside (``AsideBuild``) and switched into this one.
+    let catalog: String
+    /// The feed's number when the catalog holds it and the tables are built aside.
+    let assignedFeed: Int32?
     let source: FeedSource
     let options: ImportOptions
-    private let reporter: ProgressReporter?
+    let reporter: ProgressReporter?
     let shouldContinue: @Sendable () -> Bool
-    private let usesPostGIS: Bool
+    let usesPostGIS: Bool
     /// The schema's migrations (the store's: tests add a made-up later one).
-    private let migrations: [PostgresMigration]
+    let migrations: [PostgresMigration]
     /// PostGIS, when the server has it and the store uses it.
-    private var postgis: PostGIS?
+    private(set) var postgis: PostGIS?
     /// Whether the schema held no tables: this import creates them all (`feed_groups` without its key until
     /// the digests are in), and a failed or cancelled one leaves no `imports` table to log in.
     private(set) var createsSchema = false
     /// Whether the schema held an earlier version and was migrated: committed even when nothing else changed.
     private(set) var migrated = false
     let clock = ContinuousClock()
-    private let start: ContinuousClock.Instant
+    let start: ContinuousClock.Instant
     var rowsStart: ContinuousClock.Instant?
     var progress = ImportProgress()
     var summary = ImportSummary()
@@ -54,14 +60,17 @@ final class PostgresImportRun: StoreWriter {
     /// The source's files.
     private var entries: [FeedEntry] = []
     /// The feed's number, when the schema holds the feed.
-    private var existing: Int32?
+    private(set) var existing: Int32?
     /// The server's clock at the start, for `imports`.
-    private var startedAt = ""
+    var startedAt = ""
 
     init(
         connection: PostgresConnection, schema: String, source: FeedSource, options: ImportOptions, usesPostGIS: Bool,
-        migrations: [PostgresMigration], reporter: ProgressReporter?, shouldContinue: @escaping @Sendable () -> Bool
+        migrations: [PostgresMigration], reporter: ProgressReporter?, catalog: String? = nil, assignedFeed: Int32? = nil,
+        shouldContinue: @escaping @Sendable () -> Bool
     ) {
+        self.catalog = catalog ?? schema
+        self.assignedFeed = assignedFeed
         self.usesPostGIS = usesPostGIS
         self.migrations = migrations
         self.connection = connection
@@ -137,6 +146,7 @@ final class PostgresImportRun: StoreWriter {
                 schema: schema, feedName: options.feed, handler: options.changeHandler, keeps: options.keepsChanges, keepsRows: incremental,
                 connection: connection)
         }
+        if let built = try writeAside(plan) { return built }
         try numberFeed(existing, plan: plan)
         if incremental {
             let rereadable = Set(entries.filter(\.isRereadable).compactMap(\.table))
@@ -175,7 +185,7 @@ final class PostgresImportRun: StoreWriter {
     /// emptied (their rows reported as deleted when changes are asked for).
     private func numberFeed(_ existing: Int32?, plan: ImportPlan) throws {
         let described = source.storedDescription
-        guard let existing else {
+        guard let number = assignedFeed ?? existing else {
             let rows = try connection.query(
                 "INSERT INTO \(schema).feeds (feed, name, source) SELECT coalesce(max(feed), 0) + 1, $1, $2 FROM \(schema).feeds RETURNING feed",
                 [options.feed, described], "add feed \(options.feed)")
@@ -185,8 +195,10 @@ final class PostgresImportRun: StoreWriter {
             feed = number
             return
         }
-        feed = existing
-        _ = try connection.query("UPDATE \(schema).feeds SET source = $2 WHERE feed = $1", [String(feed), described], "update feeds")
+        feed = number
+        _ = try connection.query("UPDATE \(catalog).feeds SET source = $2 WHERE feed = $1", [String(feed), described], "update feeds")
+        // Tables built aside are new.
+        guard assignedFeed == nil else { return }
         let emptied = incremental ? plan.removed : Set(plan.replaced).subtracting(plan.unchanged.keys)
         guard !emptied.isEmpty else { return }
         report(.removingRows)
@@ -207,7 +219,7 @@ final class PostgresImportRun: StoreWriter {
     /// The schema made ready: refused when it holds tables and no `feeds`; the feed tables created when
     /// missing, and the GTFS tables too (without keys, for the load).
     /// - Returns: whether the GTFS tables are new (created in this transaction).
-    private func prepareSchema() throws -> Bool {
+    func prepareSchema() throws -> Bool {
         let held = try connection.query(
             "SELECT count(*), count(*) FILTER (WHERE tablename = 'feeds') FROM pg_tables WHERE schemaname = $1", [schema],
             "look at schema \(schema)")
@@ -244,7 +256,7 @@ final class PostgresImportRun: StoreWriter {
     }
 
     /// What `feed_tables` holds of the feed, and which tables hold its rows, as the SQLite store's plan reads it.
-    private func storedState(feed: Int32) throws(PostgresError) -> FeedState {
+    func storedState(feed: Int32) throws(PostgresError) -> FeedState {
         var tables: [GTFSFile: TableState] = [:]
         for row in try connection.query(
             "SELECT table_name, content_hash, rows_read, rows_stored, rows_rejected FROM \(schema).feed_tables WHERE feed = $1",
@@ -271,7 +283,7 @@ final class PostgresImportRun: StoreWriter {
             recorded.insert(table.file)
             _ = try connection.query(
                 """
-                INSERT INTO \(schema).feed_tables (feed, table_name, content_hash, rows_read, rows_stored, rows_rejected)
+                INSERT INTO \(catalog).feed_tables (feed, table_name, content_hash, rows_read, rows_stored, rows_rejected)
                 VALUES ($1, $2, $3, $4, $5, $6)
                 ON CONFLICT (table_name, feed) DO UPDATE SET content_hash = excluded.content_hash,
                     rows_read = excluded.rows_read, rows_stored = excluded.rows_stored, rows_rejected = excluded.rows_rejected
@@ -283,15 +295,15 @@ final class PostgresImportRun: StoreWriter {
         let emptied = (plan.incremental ? plan.removed : Set(plan.replaced).subtracting(recorded)).map { "'\($0.rawValue)'" }
         if !emptied.isEmpty {
             try connection.execute(
-                "DELETE FROM \(schema).feed_tables WHERE feed = \(feed) AND table_name IN (\(emptied.sorted().joined(separator: ", ")))",
+                "DELETE FROM \(catalog).feed_tables WHERE feed = \(feed) AND table_name IN (\(emptied.sorted().joined(separator: ", ")))",
                 "forget the emptied tables")
         }
-        let contentHash = try PostgresStore.contentHash(feed: feed, schema: schema, connection: connection)
+        let contentHash = try PostgresStore.contentHash(feed: feed, schema: catalog, connection: connection)
         summary.contentHash = contentHash
         let counts = summary.changes
         let rows = try connection.query(
             """
-            INSERT INTO \(schema).imports (feed_name, source, content_hash, started_at, ended_at, kind, outcome,
+            INSERT INTO \(catalog).imports (feed_name, source, content_hash, started_at, ended_at, kind, outcome,
                 rows_inserted, rows_updated, rows_deleted, rows_unchanged, rows_rejected)
             VALUES ($1, $2, $3, $4::timestamptz, clock_timestamp(), $5, 'completed', $6, $7, $8, $9, $10) RETURNING import_id
             """,
@@ -302,7 +314,7 @@ final class PostgresImportRun: StoreWriter {
             "log the import")
         summary.importID = rows.first?.first.flatMap { $0 }.flatMap { Int64($0) }
         _ = try connection.query(
-            "UPDATE \(schema).feeds SET imported_at = now(), import_id = $2, content_hash = $3 WHERE feed = $1",
+            "UPDATE \(catalog).feeds SET imported_at = now(), import_id = $2, content_hash = $3 WHERE feed = $1",
             [String(feed), summary.importID.map(String.init), contentHash], "update feeds")
         if let changes, let importID = summary.importID {
             try changes.finish(importID: importID, replaced: plan.keptReplacements(loaded: Set(loaded.keys)))

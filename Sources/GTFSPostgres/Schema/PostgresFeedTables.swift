@@ -58,6 +58,13 @@ enum PostgresFeedTables {
         """
     }
 
+    /// The tables that describe the schema and its feeds rather than hold a feed's rows: they stay when a
+    /// feed's tables are built aside and switched in (`AsideBuild`). `gtfs_meta` is `PostgresSchemaVersion`'s.
+    static let catalog = ["feeds", "feed_tables", "imports", "changes", "gtfs_meta"]
+
+    /// ``catalog`` as a text array literal.
+    static var catalogArray: String { AsideBuild.array(catalog) }
+
     /// The key of `feed_groups`.
     static let groupsKey = "PRIMARY KEY (table_name, feed, group_key)"
 
