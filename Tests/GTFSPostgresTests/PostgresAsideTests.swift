@@ -1,6 +1,7 @@
 import Foundation
 import GTFS
 @testable import GTFSPostgres
+import GTFSStoreCore
 import GTFSSynth
 import TestSupport
 import Testing
@@ -80,6 +81,46 @@ struct PostgresAsideTests {
         let board = try alone.connection.query(events.replacingOccurrences(of: "%@", with: "alone"), [], "read")
         let sharedBoard = try shared.connection.query(events.replacingOccurrences(of: "%@", with: "shared"), [], "read")
         #expect(board != [["0"]] && board == sharedBoard)
+    }
+
+    @Test("An automatic import that would write more than a quarter of the feed's rows is built aside; a small change is written row by row")
+    func muchChanged() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let v1 = folder.file("v1.zip")
+        let v2 = folder.file("v2.zip")
+        let counts = try SyntheticFeed(scale: 0.015, seed: 1).write(toPath: v1)
+        _ = try SyntheticFeed(scale: 0.015, seed: 2).write(toPath: v2)
+        #expect(counts.totalRows > 3 * ImportPlan.rebuildFloor / 2)
+        var files = PostgresTimetableTests.feed(zone: "Europe/Berlin")
+        let small = try PostgresFailureTests.feed(files, in: folder, named: "small")
+        files["stop_times.txt"] = files["stop_times.txt"].map { $0.replacingOccurrences(of: ":00:00,", with: ":00:30,") }
+        let retimed = try PostgresFailureTests.feed(files, in: folder, named: "retimed")
+        let alone = try PostgresStore(connectionString: server.connectionString, schema: "alone")
+        defer { alone.close() }
+        let shared = try PostgresStore(connectionString: server.connectionString, schema: "shared")
+        defer { shared.close() }
+        var options = ImportOptions()
+        options.feed = "f"
+        for store in [alone, shared] { _ = try store.importFeedSynchronously(from: try FeedSource(path: v1), options: options) }
+        _ = try shared.importFeedSynchronously(from: try FeedSource(path: small), options: Self.full(feed: "other"))
+
+        var before = try Self.oid(alone, "alone.stop_times")
+        let much = try alone.importFeedSynchronously(from: try FeedSource(path: v2), options: options)
+        #expect(much.kind == .full, "rebuilt aside")
+        #expect(try Self.oid(alone, "alone.stop_times") != before)
+        let inPlace = try shared.importFeedSynchronously(from: try FeedSource(path: v2), options: options)
+        #expect(inPlace.kind == .incremental, "beside another feed, row by row")
+        #expect(try Self.contents(alone, schema: "alone") == (try Self.contents(shared, schema: "shared")))
+        #expect(try alone.importFeedSynchronously(from: try FeedSource(path: v2), options: options).changedNothing)
+
+        // A small feed changed whole is under the floor: row by row, every change told.
+        _ = try alone.importFeedSynchronously(from: try FeedSource(path: small), options: Self.full())
+        before = try Self.oid(alone, "alone.stop_times")
+        let retimedSummary = try alone.importFeedSynchronously(from: try FeedSource(path: retimed), options: options)
+        #expect(retimedSummary.kind == .incremental && retimedSummary.table(.stopTimes)?.changes.updated ?? 0 > 0)
+        #expect(try Self.oid(alone, "alone.stop_times") == before)
     }
 
     @Test("A view of the user's over the tables: the import runs in place and the view stays")

@@ -186,6 +186,22 @@ extension PostgresImportRun {
         return summary
     }
 
+    /// An incremental import that would compare and write more of the feed's rows than
+    /// ``rebuildShare``, built aside as a full one instead (when ``writeAside(_:)`` can).
+    /// - Returns: its summary, or `nil` when the import goes on row by row.
+    func rebuildIfMuchChanged(_ plan: ImportPlan) throws -> ImportSummary? {
+        // The rows of every file to parse, but those of the groups found equal to the stored ones.
+        let touched = plan.tablesToParse.reduce(0) { sum, file in
+            sum + max(0, (plan.existing?.tables[file]?.rowsStored ?? 0) - (comparisons[file]?.unchangedRows ?? 0))
+        }
+        guard plan.rebuilds(touchedRows: touched, share: Self.rebuildShare) else { return nil }
+        return try writeAside(plan.rebuilt())
+    }
+
+    /// The share of the feed's rows past which writing changes row by row costs more than building the
+    /// feed aside: measured at VBB scale (Benchmarks/README.md, "Re-imports").
+    static let rebuildShare = 0.25
+
     /// Whether the feed is the only one the schema holds.
     private func holdsOnlyFeed() throws(PostgresError) -> Bool {
         try connection.query("SELECT count(*) FROM \(schema).feeds", [], "count the feeds").first?.first.flatMap { $0 } == "1"

@@ -153,6 +153,7 @@ final class PostgresImportRun: StoreWriter {
             for file in GTFSFile.loadOrder where rereadable.contains(file) && plan.unchanged[file] == nil {
                 comparisons[file] = try compareGroups(file)
             }
+            if let built = try rebuildIfMuchChanged(plan) { return built }
         }
         let loadStart = clock.now
         let parsed = try load(plan)

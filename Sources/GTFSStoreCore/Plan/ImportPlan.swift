@@ -54,6 +54,25 @@ package struct ImportPlan {
         return existing.tablesWithRows.union(existing.tables.keys).subtracting(imported)
     }
 
+    /// Whether a re-import should build the feed anew rather than write its changes row by row: when the
+    /// rows the row-level path would compare and write (`touchedRows`) pass `share` of the rows the store
+    /// holds of the feed, and ``rebuildFloor``. A store measures its own crossover (Benchmarks/README.md,
+    /// "Re-imports") and passes it here: the rule is the same for every store.
+    package func rebuilds(touchedRows: Int, share: Double) -> Bool {
+        guard incremental, let existing, touchedRows > Self.rebuildFloor else { return false }
+        let stored = existing.tables.values.reduce(0) { $0 + $1.rowsStored }
+        return Double(touchedRows) > share * Double(stored)
+    }
+
+    /// Below this many rows to compare a re-import is written row by row whatever their share: it takes
+    /// half a second or so, and its summary tells each row's change, which a rebuild cannot.
+    package static let rebuildFloor = 100_000
+
+    /// This plan as a full import of the same files: what a re-import that ``rebuilds(touchedRows:share:)`` writes.
+    package func rebuilt() -> ImportPlan {
+        ImportPlan(imported: imported, existing: existing, incremental: false, replaceAll: replaceAll)
+    }
+
     /// Whether the input is the stored version exactly, so nothing needs to be read or written.
     package var isNoChange: Bool { incremental && tablesToParse.isEmpty && removed.isEmpty }
 
