@@ -76,42 +76,54 @@ struct StagedTable {
     private func mergeByKey(within comparison: GroupComparison?, changes: PostgresChanges?) throws -> TableChanges {
         let stored = "\(schema).\(table.name)"
         let stage = "pg_temp.\(name)"
-        let matches = zip(table.keyExpressions(of: "s"), table.keyExpressions(of: "t")).map { "\($0) = \($1)" }.joined(separator: " AND ")
-        // Within compared groups: the stored rows of the groups that changed or went, reached group by group.
-        let groups = comparison.map { (using: " USING \($0.states) g", condition: " AND g.state <> 0 AND t.\($0.column) = g.group_key") }
         // The planner needs the temporary tables' sizes and values (autovacuum never analyzes them).
         try connection.execute("ANALYZE \(stage)" + (comparison.map { "; ANALYZE \($0.states)" } ?? ""), "analyze the staged \(table.name)")
-        // Within compared groups, the rows to look at are a few per group, reached through the key
-        // indexes; hash and merge joins would read the whole stored table (4.8 against 2.9 s measured).
+        // Within compared groups: the stored rows of the groups that changed or went, reached group by group.
+        let rows = comparison.map { "\(stored) x JOIN \($0.states) g ON g.state <> 0 AND x.\($0.column) = g.group_key" } ?? "\(stored) x"
         if let changes {
-            let rows = comparison.map { "\(stored) x JOIN \($0.states) g ON g.state <> 0 AND x.\($0.column) = g.group_key" } ?? "\(stored) x"
             try changes.reportMerge(of: table, stored: "(SELECT x.* FROM \(rows) WHERE x.feed = \(feed)) t", stage: stage)
         }
-        if comparison != nil { try connection.execute("SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off", "plan the merge") }
+        let differing = try diff(stored: "(SELECT x.ctid AS stored_row, x.* FROM \(rows) WHERE x.feed = \(feed)) t", stage: stage)
         let deleted = try connection.execute(
-            "DELETE FROM \(stored) t\(groups?.using ?? "") WHERE t.feed = \(feed)\(groups?.condition ?? "")"
-                + " AND NOT EXISTS (SELECT 1 FROM \(stage) s WHERE \(matches))",
+            "DELETE FROM \(stored) WHERE ctid = ANY(ARRAY(SELECT stored_row FROM \(differing) WHERE staged_row IS NULL))",
             "delete the rows of \(table.name) the new version lacks")
-        // Rows as they are stored leave the staging table, so that only new and changed rows are written.
-        let fields = table.columnNames.dropFirst()
-        let unchanged = try connection.execute(
-            """
-            DELETE FROM \(stage) s USING \(stored) t WHERE t.feed = \(feed) AND \(matches)
-                AND (\(fields.map { "t.\($0)" }.joined(separator: ", "))) IS NOT DISTINCT FROM (\(fields.map { "s.\($0)" }.joined(separator: ", ")))
-            """, "compare \(table.name)")
-        if comparison != nil { try connection.execute("SET LOCAL enable_hashjoin = on; SET LOCAL enable_mergejoin = on", "plan the merge") }
         let columns = table.columnNames.joined(separator: ", ")
-        let rows = try connection.query(
+        let fields = table.columnNames.dropFirst()
+        let merged = try connection.query(
             """
             WITH merged AS (
                 INSERT INTO \(stored) AS t (\(columns)) SELECT \(columns) FROM \(stage)
+                WHERE ctid = ANY(ARRAY(SELECT staged_row FROM \(differing) WHERE staged_row IS NOT NULL))
                 ON CONFLICT \(table.conflictTarget) DO UPDATE SET \(fields.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
                 RETURNING xmax = 0 AS inserted)
-            SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FROM merged
+            SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted), (SELECT count(*) FROM \(stage)) FROM merged
             """, [], "merge \(table.name)")
-        let inserted = rows.first?[0].flatMap { Int($0) } ?? 0
-        let updated = rows.first?[1].flatMap { Int($0) } ?? 0
-        return TableChanges(inserted: inserted, updated: updated, deleted: deleted, unchanged: unchanged)
+        let inserted = merged.first?[0].flatMap { Int($0) } ?? 0
+        let updated = merged.first?[1].flatMap { Int($0) } ?? 0
+        let staged = merged.first?[2].flatMap { Int($0) } ?? 0
+        try connection.execute("DROP TABLE \(differing)", "drop the differences")
+        return TableChanges(inserted: inserted, updated: updated, deleted: deleted, unchanged: staged - inserted - updated)
+    }
+
+    /// The rows of `stored` (a relation with each row's `stored_row`) and of `stage` that differ, matched by
+    /// key in one pass: a stored row without a staged one (`staged_row` NULL), a staged row without a
+    /// stored one (`stored_row` NULL), and both rows of a key whose values differ. Equal rows are most of a
+    /// changed group: one hash join finds them, where a look-up per row in each direction cost three times
+    /// as much (VBB scale, 1 % of stop_times changed: 1.43 M rows of changed groups).
+    /// - Returns: the temporary table of the row ids.
+    private func diff(stored: String, stage: String) throws(PostgresError) -> String {
+        let differing = "pg_temp.gtfs_diff_\(table.name)"
+        let matches = zip(table.keyExpressions(of: "s"), table.keyExpressions(of: "t")).map { "\($0) = \($1)" }.joined(separator: " AND ")
+        let fields = table.columnNames.dropFirst()
+        try connection.execute(
+            """
+            DROP TABLE IF EXISTS \(differing);
+            CREATE TEMPORARY TABLE gtfs_diff_\(table.name) ON COMMIT DROP AS
+            SELECT t.stored_row, s.ctid AS staged_row FROM \(stored) FULL JOIN \(stage) s ON \(matches)
+            WHERE t.stored_row IS NULL OR s.ctid IS NULL
+                OR (\(fields.map { "t.\($0)" }.joined(separator: ", "))) IS DISTINCT FROM (\(fields.map { "s.\($0)" }.joined(separator: ", ")))
+            """, "compare \(table.name)")
+        return differing
     }
 
     /// A table without a key: the rows only one side holds, counted as multisets; when there are any, the
