@@ -67,11 +67,7 @@ extension ImportWriter {
         if let feedSummary = state.feedSummary {
             // The zip's CRC-32 of each file, checked as the parser read it to its end.
             for table in state.tableImports(feedSummary, maxErrors: 0) {
-                let entry = entries[table.fileName]
-                loaded[table.file] = TableState(
-                    contentHash: table.contentHash, rowsRead: table.rowsRead, rowsStored: table.rowsStored,
-                    rowsRejected: table.rowsRejected, contentCRC32: entry?.declaredCRC32,
-                    storedHash: try plan.storedBytesHashes[table.fileName] ?? entry?.storedBytesHash())
+                loaded[table.file] = try plan.recordedState(of: table, entry: entries[table.fileName])
                 rejected += table.rowsRejected
                 if !plan.incremental { state.changesByTable[table.file, default: TableChanges()].inserted = table.rowsStored }
             }
@@ -79,10 +75,7 @@ extension ImportWriter {
         let emptied = plan.incremental ? plan.removed : Set(plan.replaced).subtracting(loaded.keys)
         try FeedCatalog.recordTables(db, feed: feed, loaded: loaded, emptied: emptied)
         // An unchanged file keeps its row, but its stored bytes may differ (compressed otherwise than last time).
-        for (file, unchanged) in plan.unchanged {
-            guard let hash = try plan.storedBytesHashes[unchanged.fileName] ?? entries[unchanged.fileName]?.storedBytesHash(),
-                hash != plan.existing?.tables[file]?.storedHash
-            else { continue }
+        for (file, hash) in try plan.renewedStoredHashes(entries: entries) {
             try FeedCatalog.recordStoredHash(db, feed: feed, file: file, hash: hash)
         }
         let contentHash = try FeedCatalog.contentHash(db, feed: feed)

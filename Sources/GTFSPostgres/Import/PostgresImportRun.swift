@@ -260,12 +260,13 @@ final class PostgresImportRun: StoreWriter {
     func storedState(feed: Int32) throws(PostgresError) -> FeedState {
         var tables: [GTFSFile: TableState] = [:]
         for row in try connection.query(
-            "SELECT table_name, content_hash, rows_read, rows_stored, rows_rejected FROM \(schema).feed_tables WHERE feed = $1",
+            "SELECT table_name, content_hash, rows_read, rows_stored, rows_rejected, content_crc32, stored_hash FROM \(schema).feed_tables WHERE feed = $1",
             [String(feed)], "read the stored tables")
         {
             guard let name = row[0], let file = GTFSFile(rawValue: name) else { continue }
             tables[file] = TableState(
-                contentHash: row[1], rowsRead: Int(row[2] ?? "") ?? 0, rowsStored: Int(row[3] ?? "") ?? 0, rowsRejected: Int(row[4] ?? "") ?? 0)
+                contentHash: row[1], rowsRead: Int(row[2] ?? "") ?? 0, rowsStored: Int(row[3] ?? "") ?? 0, rowsRejected: Int(row[4] ?? "") ?? 0,
+                contentCRC32: row[5].flatMap { UInt32($0) }, storedHash: row[6])
         }
         let holding = GTFSFile.allCases.map { "SELECT '\($0.rawValue)' WHERE EXISTS (SELECT 1 FROM \(schema).\($0.rawValue) WHERE feed = \(feed))" }
         let withRows = try connection.query(holding.joined(separator: " UNION ALL "), [], "look for the feed's rows")
@@ -278,20 +279,7 @@ final class PostgresImportRun: StoreWriter {
     /// Writes what the import stored: `feed_tables` per file, a row in `imports`, the feed's version, and
     /// the kept changes' import.
     private func record(startedAt: String, plan: ImportPlan) throws {
-        var recorded = Set<GTFSFile>()
-        for table in summary.tables where !table.isUnchangedFile {
-            guard table.contentHash != nil || table.rowsRead > 0 else { continue }
-            recorded.insert(table.file)
-            _ = try connection.query(
-                """
-                INSERT INTO \(catalog).feed_tables (feed, table_name, content_hash, rows_read, rows_stored, rows_rejected)
-                VALUES ($1, $2, $3, $4, $5, $6)
-                ON CONFLICT (table_name, feed) DO UPDATE SET content_hash = excluded.content_hash,
-                    rows_read = excluded.rows_read, rows_stored = excluded.rows_stored, rows_rejected = excluded.rows_rejected
-                """,
-                [String(feed), table.file.rawValue, table.contentHash, String(table.rowsRead), String(table.rowsStored), String(table.rowsRejected)],
-                "record \(table.file.rawValue)")
-        }
+        let recorded = try recordTables(plan)
         // The tables the plan emptied hold no file's content any more, as in the SQLite store's catalog.
         let emptied = (plan.incremental ? plan.removed : Set(plan.replaced).subtracting(recorded)).map { "'\($0.rawValue)'" }
         if !emptied.isEmpty {
@@ -320,6 +308,38 @@ final class PostgresImportRun: StoreWriter {
         if let changes, let importID = summary.importID {
             try changes.finish(importID: importID, replaced: plan.keptReplacements(loaded: Set(loaded.keys)))
         }
+    }
+
+    /// `feed_tables`: a row per file loaded, with what lets the next import skip it (`ImportPlan.recordedState`),
+    /// and the stored bytes' hash of skipped files compressed anew.
+    /// - Returns: the tables recorded.
+    private func recordTables(_ plan: ImportPlan) throws -> Set<GTFSFile> {
+        var recorded = Set<GTFSFile>()
+        let byName = Dictionary(entries.map { ($0.fileName, $0) }) { first, _ in first }
+        for table in summary.tables where !table.isUnchangedFile {
+            guard table.contentHash != nil || table.rowsRead > 0 else { continue }
+            recorded.insert(table.file)
+            let state = try plan.recordedState(of: table, entry: byName[table.fileName])
+            _ = try connection.query(
+                """
+                INSERT INTO \(catalog).feed_tables (feed, table_name, content_hash, rows_read, rows_stored, rows_rejected, content_crc32, stored_hash)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                ON CONFLICT (table_name, feed) DO UPDATE SET content_hash = excluded.content_hash,
+                    rows_read = excluded.rows_read, rows_stored = excluded.rows_stored, rows_rejected = excluded.rows_rejected,
+                    content_crc32 = excluded.content_crc32, stored_hash = excluded.stored_hash
+                """,
+                [
+                    String(feed), table.file.rawValue, state.contentHash, String(state.rowsRead), String(state.rowsStored),
+                    String(state.rowsRejected), state.contentCRC32.map { String($0) }, state.storedHash,
+                ],
+                "record \(table.file.rawValue)")
+        }
+        for (file, hash) in try plan.renewedStoredHashes(entries: byName) {
+            _ = try connection.query(
+                "UPDATE \(catalog).feed_tables SET stored_hash = $3 WHERE feed = $1 AND table_name = $2", [String(feed), file.rawValue, hash],
+                "record \(file.rawValue)")
+        }
+        return recorded
     }
 
     /// A phase change, for the progress handler.

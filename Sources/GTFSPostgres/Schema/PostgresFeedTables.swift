@@ -23,6 +23,8 @@ enum PostgresFeedTables {
                 rows_read bigint NOT NULL,
                 rows_stored bigint NOT NULL,
                 rows_rejected bigint NOT NULL,
+                content_crc32 bigint,
+                stored_hash text,
                 PRIMARY KEY (table_name, feed))
             """,
             """

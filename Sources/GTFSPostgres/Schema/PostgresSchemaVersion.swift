@@ -58,6 +58,11 @@ enum PostgresSchemaVersion {
                 try connection.execute("DELETE FROM \(schema).stop_name_words WHERE feed = \(feed)", "refold the stops' names")
                 try PostgresStopNames.fill(schema: schema, feed: feed, connection: connection)
             }),
+        // 5: what lets an import skip a zip's unchanged file without inflating it, as the SQLite store does:
+        // the CRC-32 the zip declared and the hash of its stored bytes (filled by the next import).
+        PostgresMigration(version: 5) { schema in
+            ["ALTER TABLE \(schema).feed_tables ADD COLUMN IF NOT EXISTS content_crc32 bigint, ADD COLUMN IF NOT EXISTS stored_hash text"]
+        },
     ]
 
     /// The latest version with `migrations`.

@@ -135,6 +135,26 @@ package struct ImportPlan {
         return assumed
     }
 
+    /// The `feed_tables` row of a file the import loaded: its counts and content hash, the CRC-32 its zip
+    /// declared and the hash of its stored bytes, with which the next import skips it without inflating it.
+    package func recordedState(of table: TableImport, entry: FeedEntry?) throws -> TableState {
+        TableState(
+            contentHash: table.contentHash, rowsRead: table.rowsRead, rowsStored: table.rowsStored, rowsRejected: table.rowsRejected,
+            contentCRC32: entry?.declaredCRC32, storedHash: try storedBytesHashes[table.fileName] ?? entry?.storedBytesHash())
+    }
+
+    /// The files skipped as unchanged whose stored bytes hash otherwise than recorded (the same content,
+    /// compressed otherwise than last time): the hash to record now.
+    /// - Parameter entries: the source's files by name.
+    package func renewedStoredHashes(entries: [String: FeedEntry]) throws -> [(file: GTFSFile, hash: String)] {
+        try unchanged.compactMap { file, skipped in
+            guard let hash = try storedBytesHashes[skipped.fileName] ?? entries[skipped.fileName]?.storedBytesHash(),
+                hash != existing?.tables[file]?.storedHash
+            else { return nil }
+            return (file, hash)
+        }
+    }
+
     /// The summary entries of the files skipped as unchanged, with the counts of the import that stored them.
     package func unchangedImports() -> [TableImport] {
         unchanged.map { file, skipped in
