@@ -179,6 +179,50 @@ struct PostgresAsideTests {
         #expect(try other.connection.query("SELECT min(stop_lat)::text FROM gtfs.stops", [], "read") == [["52.4"]])
     }
 
+    @Test("Readers of the views and tables go on during an import, in place or built aside; they see the old feed until the commit")
+    func readersDuringImports() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let v1 = folder.file("v1.zip")
+        let v2 = folder.file("v2.zip")
+        _ = try SyntheticFeed(scale: 0.01, seed: 1).write(toPath: v1)
+        _ = try SyntheticFeed(scale: 0.01, seed: 2).write(toPath: v2)
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        _ = try store.importFeedSynchronously(from: try FeedSource(path: v1), options: Self.full())
+        // Beside a second feed, an import runs in place; alone, --full is built aside.
+        let small = try PostgresFailureTests.feed(PostgresTimetableTests.feed(zone: "Europe/Berlin"), in: folder, named: "small")
+        _ = try store.importFeedSynchronously(from: try FeedSource(path: small), options: Self.full(feed: "other"))
+        let reader = try PostgresStore(connectionString: server.connectionString)
+        defer { reader.close() }
+        // A reader held longer than this fails: what a user's statement_timeout would make of it.
+        try reader.connection.execute("SET statement_timeout = 1000", "set the timeout")
+        let query = "SELECT count(*)::text FROM gtfs.arrivals_departures WHERE date = '2025-06-11' AND stop_id = (SELECT min(stop_id) FROM gtfs.stops)"
+        let before = try reader.connection.query(query, [], "read")
+        var incremental = ImportOptions()
+        incremental.feed = "f"
+        for options in [incremental, Self.full()] {
+            if options.update == .full { #expect(try store.removeFeed(named: "other", lockWait: nil) != nil) }
+            let done = DispatchSemaphore(value: 0)
+            let importer = try PostgresStore(connectionString: server.connectionString)
+            defer { importer.close() }
+            let source = try FeedSource(path: options.update == .full ? v1 : v2)
+            Thread.detachNewThread {
+                _ = try? importer.importFeedSynchronously(from: source, options: options)
+                done.signal()
+            }
+            var answers = 0
+            while done.wait(timeout: .now() + 0.05) == .timedOut {
+                let rows = try reader.connection.query(query, [], "read")
+                #expect(!rows.isEmpty)
+                answers += 1
+            }
+            #expect(answers > 3, "the import took \(answers) reads' time")
+        }
+        #expect(try reader.connection.query(query, [], "read") == before)
+    }
+
     @Test("gtfs-import --full killed, or its server stopped, at a random moment: the feed as it was, no schema left", arguments: [false, true])
     func killedAnywhere(stopsServer: Bool) throws {
         let server = try TestServer()

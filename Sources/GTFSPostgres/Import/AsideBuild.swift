@@ -178,7 +178,7 @@ extension PostgresImportRun {
             return nil
         }
         try build.switchIn(tables, shouldContinue: shouldContinue) {
-            try connection.execute(PostgresTimetable.createStatements(schema: schema).joined(separator: ";\n"), "create the timetable")
+            try PostgresSchemaVersion.define(PostgresTimetable.createStatements(schema: schema), schema: schema, always: true, connection: connection)
             try child.postgis?.addColumns(schema: schema, connection: connection)
         }
         try connection.execute("RELEASE SAVEPOINT aside", "build aside")

@@ -244,7 +244,7 @@ final class PostgresImportRun: StoreWriter {
             try connection.execute(tables.map { $0.createStatement(schema: schema) }.joined(separator: ";\n"), "create the tables")
         }
         migrated = try PostgresSchemaVersion.migrate(schema: schema, from: version, migrations: migrations, connection: connection)
-        try connection.execute(PostgresTimetable.createStatements(schema: schema).joined(separator: ";\n"), "create the timetable")
+        try PostgresSchemaVersion.define(PostgresTimetable.createStatements(schema: schema), schema: schema, connection: connection)
         if usesPostGIS, let postgis = try PostGIS.enable(connection: connection) {
             try postgis.addColumns(schema: schema, connection: connection)
             self.postgis = postgis

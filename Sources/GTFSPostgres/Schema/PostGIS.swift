@@ -44,13 +44,14 @@ struct PostGIS {
         message: "is not installed on the server, or this user may not create it: stops have no geom column and shapes no lines")
 
     /// Adds `stops.geom` where missing (on an empty `stops`, before the load, this costs nothing; on a
-    /// loaded one it rewrites the table once), and the view `shape_lines`.
+    /// loaded one it rewrites the table once), and the view `shape_lines` where missing.
     func addColumns(schema: String, connection: PostgresConnection) throws(PostgresError) {
         let present = try connection.query(
             "SELECT count(*) FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'stops' AND column_name = 'geom'",
             [schema], "look for stops.geom")
         let gis = extensionSchema
-        if present.first?.first.flatMap({ $0 }) == "0" {
+        let added = present.first?.first.flatMap({ $0 }) == "0"
+        if added {
             try connection.execute(
                 """
                 ALTER TABLE \(schema).stops ADD COLUMN geom \(gis).geometry(Point, 4326) GENERATED ALWAYS AS (
@@ -58,6 +59,9 @@ struct PostGIS {
                     THEN \(gis).ST_SetSRID(\(gis).ST_MakePoint(stop_lon, stop_lat), 4326) END) STORED
                 """, "add stops.geom")
         }
+        // Replacing a view locks it against its readers until the commit: only when it is missing.
+        let view = try connection.query("SELECT to_regclass($1) IS NULL", ["\(schema).shape_lines"], "look for shape_lines")
+        guard added || view.first?.first.flatMap({ $0 }) == "t" else { return }
         try connection.execute(
             """
             CREATE OR REPLACE VIEW \(schema).shape_lines AS

@@ -85,6 +85,27 @@ enum PostgresSchemaVersion {
         return rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 1
     }
 
+    /// Runs `statements` (the views and functions over the tables, and the tables they read) unless the
+    /// schema's `gtfs_meta` records that it ran these very statements (their SHA-256 under `definitions`),
+    /// or `always`. `CREATE OR REPLACE VIEW` locks the view against every reader until the commit: run at
+    /// each import, it held the readers of `arrivals_departures` for the import's whole length.
+    static func define(_ statements: [String], schema: String, always: Bool = false, connection: PostgresConnection) throws(PostgresError) {
+        let text = statements.joined(separator: ";\n")
+        let hasher = ContentHasher()
+        hasher.update(Array(text.utf8))
+        let digest = hasher.finish()
+        if !always {
+            let stored = try connection.query("SELECT value FROM \(schema).gtfs_meta WHERE key = 'definitions'", [], "read the definitions")
+            if stored.first?.first.flatMap({ $0 }) == digest { return }
+        }
+        try connection.execute(text, "create the views")
+        _ = try connection.query(
+            """
+            INSERT INTO \(schema).gtfs_meta (key, value) VALUES ('definitions', $1)
+            ON CONFLICT (key) DO UPDATE SET value = excluded.value
+            """, [digest], "record the definitions")
+    }
+
     /// Brings `schema` from version `stored` to the latest of `migrations` and records it; a new schema
     /// (`stored` nil, its tables just created at the latest version) is only recorded.
     /// - Throws: ``PostgresError`` when the schema was written by a later version, or a statement fails.
