@@ -79,35 +79,34 @@ struct AsideBuild {
             "list what the switch locks"
         ).compactMap { $0.first.flatMap { $0 } }
         let statement = "LOCK TABLE \(relations.joined(separator: ", ")) IN ACCESS EXCLUSIVE MODE"
+        try stopAutovacuum(on: relations)
         var pause = 0.02
-        while try !attempt(statement, milliseconds: try attemptLength(relations)) {
+        while try !attempt(statement) {
             guard shouldContinue() else { throw CancellationError() }
             Thread.sleep(forTimeInterval: pause)
             pause = min(pause * 2, 0.5)
         }
     }
 
-    /// How long the next attempt may wait: ``lockAttempt``, or past the server's `deadlock_timeout` while
-    /// autovacuum works on one of the relations. The server stops an autovacuum that blocks a lock only for
-    /// a wait that long; short attempts would wait for it to end (a re-import after an incremental one,
-    /// whose dead rows autovacuum then cleans, took 44-60 s instead of 22 s).
-    private func attemptLength(_ relations: [String]) throws(PostgresError) -> Int {
-        let rows = try connection.query(
+    /// Waits for the end of any autovacuum of `relations`, holding them against the next one (a lock
+    /// that readers do not wait for). The server stops an autovacuum that blocks a lock once the lock has
+    /// waited `deadlock_timeout`, which the short attempts never do: they waited for the vacuum to end (a
+    /// re-import after an incremental one, whose dead rows autovacuum then cleans, took 44-60 s, not 22 s).
+    private func stopAutovacuum(on relations: [String]) throws(PostgresError) {
+        let vacuumed = try connection.query(
             """
-            SELECT EXISTS (SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-                WHERE a.backend_type = 'autovacuum worker' AND l.relation = ANY($1::regclass[])),
-                extract(epoch FROM current_setting('deadlock_timeout')::interval) * 1000
-            """, [Self.array(relations)], "look for autovacuum")
-        guard rows.first?[0] == "t", let deadlock = rows.first?[1].flatMap({ Double($0) }) else {
-            return Int(Self.lockAttempt / .milliseconds(1))
-        }
-        return Int(deadlock) + 200
+            SELECT DISTINCT l.relation::regclass::text FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE a.backend_type = 'autovacuum worker' AND l.relation = ANY($1::regclass[])
+            """, [Self.array(relations)], "look for autovacuum"
+        ).compactMap { $0.first.flatMap { $0 } }
+        guard !vacuumed.isEmpty else { return }
+        try connection.execute("LOCK TABLE \(vacuumed.joined(separator: ", ")) IN SHARE UPDATE EXCLUSIVE MODE", "wait for autovacuum")
     }
 
-    /// One attempt at `statement`, which takes locks, waiting at most `milliseconds`.
+    /// One attempt at `statement`, which takes locks, given ``lockAttempt``.
     /// - Returns: whether it took them.
-    private func attempt(_ statement: String, milliseconds: Int) throws(PostgresError) -> Bool {
-        try connection.execute("SAVEPOINT switch; SET LOCAL lock_timeout = \(milliseconds)", "lock the tables")
+    private func attempt(_ statement: String) throws(PostgresError) -> Bool {
+        try connection.execute("SAVEPOINT switch; SET LOCAL lock_timeout = \(Int(Self.lockAttempt / .milliseconds(1)))", "lock the tables")
         do {
             try connection.execute(statement, "lock the tables")
         } catch {
