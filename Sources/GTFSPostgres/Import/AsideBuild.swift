@@ -35,6 +35,20 @@ struct AsideBuild {
         try connection.execute("DROP SCHEMA IF EXISTS \(aside) CASCADE; CREATE SCHEMA \(aside)", "create schema \(aside)")
     }
 
+    /// Keeps autovacuum off the old tables while the new ones are built: vacuuming tables about to be
+    /// dropped only takes the machine from the build (a re-import after an incremental one, whose dead
+    /// rows autovacuum was cleaning, took 44-60 s, not 22 s). The lock (SHARE UPDATE EXCLUSIVE) is one
+    /// that readers do not wait for; the server cancels an autovacuum it waits for after
+    /// `deadlock_timeout`.
+    func holdOffAutovacuum() throws(PostgresError) {
+        let tables = try connection.query(
+            "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> ALL($2::text[]) ORDER BY tablename",
+            [schema, PostgresFeedTables.catalogArray], "list the tables"
+        ).compactMap { $0.first.flatMap { $0 }.map { "\(schema).\($0)" } }
+        guard !tables.isEmpty else { return }
+        try connection.execute("LOCK TABLE \(tables.joined(separator: ", ")) IN SHARE UPDATE EXCLUSIVE MODE", "hold off autovacuum")
+    }
+
     /// The tables that move: every table built aside but the catalog, which stays.
     func movedTables() throws(PostgresError) -> [String] {
         try connection.query(
@@ -79,28 +93,12 @@ struct AsideBuild {
             "list what the switch locks"
         ).compactMap { $0.first.flatMap { $0 } }
         let statement = "LOCK TABLE \(relations.joined(separator: ", ")) IN ACCESS EXCLUSIVE MODE"
-        try stopAutovacuum(on: relations)
         var pause = 0.02
         while try !attempt(statement) {
             guard shouldContinue() else { throw CancellationError() }
             Thread.sleep(forTimeInterval: pause)
             pause = min(pause * 2, 0.5)
         }
-    }
-
-    /// Waits for the end of any autovacuum of `relations`, holding them against the next one (a lock
-    /// that readers do not wait for). The server stops an autovacuum that blocks a lock once the lock has
-    /// waited `deadlock_timeout`, which the short attempts never do: they waited for the vacuum to end (a
-    /// re-import after an incremental one, whose dead rows autovacuum then cleans, took 44-60 s, not 22 s).
-    private func stopAutovacuum(on relations: [String]) throws(PostgresError) {
-        let vacuumed = try connection.query(
-            """
-            SELECT DISTINCT l.relation::regclass::text FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-            WHERE a.backend_type = 'autovacuum worker' AND l.relation = ANY($1::regclass[])
-            """, [Self.array(relations)], "look for autovacuum"
-        ).compactMap { $0.first.flatMap { $0 } }
-        guard !vacuumed.isEmpty else { return }
-        try connection.execute("LOCK TABLE \(vacuumed.joined(separator: ", ")) IN SHARE UPDATE EXCLUSIVE MODE", "wait for autovacuum")
     }
 
     /// One attempt at `statement`, which takes locks, given ``lockAttempt``.
@@ -177,6 +175,7 @@ extension PostgresImportRun {
         else { return nil }
         let build = try AsideBuild(schema: schema, connection: connection)
         try connection.execute("SAVEPOINT aside", "build aside")
+        try build.holdOffAutovacuum()
         try build.create()
         let child = PostgresImportRun(
             connection: connection, schema: build.aside, source: source, options: options, usesPostGIS: usesPostGIS, migrations: migrations,
