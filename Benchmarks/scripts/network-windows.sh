@@ -18,8 +18,7 @@ bench="$(cd "$here/.." && pwd)"
 source "$here/tools.sh"
 scale="${1:-1.0}" rounds="${2:-5}"
 import="$(root_tool gtfs-import)"
-feed="$bench/data/vbb-synth-$scale.zip"
-[[ -s $feed ]] || "$(root_tool gtfs-synth)" --scale "$scale" --out "$feed" >&2
+feed="$(vbb_feed "$scale")"
 work=$(mktemp -d)
 uri="$(start_postgres "$work" 55435)"
 trap 'stop_postgres "$work"; rm -rf "$work"' EXIT

@@ -21,20 +21,22 @@ tools_build() { # package-directory product [swift build options...]
 root_tool() { tools_build "$tools_root" "$1" --scratch-path "$tools_root/.build-release"; }
 bench_tool() { tools_build "$tools_bench" "$1"; }
 
-# The VBB-scale synthetic feed, data/vbb-synth-1.0.zip (gtfs-synth --scale 1.0), made on first use.
-vbb_feed() {
-    local feed="$tools_bench/data/vbb-synth-1.0.zip"
+# The synthetic feed of scale SCALE (default 1.0, VBB scale), data/vbb-synth-SCALE.zip
+# (gtfs-synth --scale SCALE), made on first use.
+vbb_feed() { # [scale]
+    local scale="${1:-1.0}"
+    local feed="$tools_bench/data/vbb-synth-$scale.zip"
     mkdir -p "$tools_bench/data"
     # `|| return`: errexit is off inside the $(…) that calls this.
-    [[ -s $feed ]] || "$(root_tool gtfs-synth)" --scale 1.0 --out "$feed" >&2 || return
+    [[ -s $feed ]] || "$(root_tool gtfs-synth)" --scale "$scale" --out "$feed" >&2 || return
     echo "$feed"
 }
 
-# Its next version with 1 % of stop_times changed, data/vbb-synth-1.0-changed.zip (seeded;
-# make-changed-feed.py reports what it changed in the .json beside it), made on first use.
-vbb_changed_feed() {
-    local feed changed="$tools_bench/data/vbb-synth-1.0-changed.zip"
-    feed="$(vbb_feed)" || return
+# Its next version with 1 % of stop_times changed, data/vbb-synth-SCALE-changed.zip (seeded;
+# make-changed-feed.py, its counts in the .json beside it), made on first use.
+vbb_changed_feed() { # [scale]
+    local feed changed="$tools_bench/data/vbb-synth-${1:-1.0}-changed.zip"
+    feed="$(vbb_feed "${1:-1.0}")" || return
     if [[ ! -s $changed || ! -s ${changed%.zip}.json ]]; then
         python3 "$tools_bench/scripts/make-changed-feed.py" "$feed" "$changed" > "${changed%.zip}.json" || return
     fi

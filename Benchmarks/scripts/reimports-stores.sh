@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Re-imports against a first import (issue 39), both stores side by side in one run: the synthetic feed
+# (gtfs-synth --scale SCALE, default 1.0) and its next version with 1 % of stop_times changed
+# (make-changed-feed.py), into SQLite and into a PostgreSQL server of its own, in each of ROUNDS rounds
+# (default 3), the stores alternating which goes first:
+#   first    the feed into a new database / a new schema
+#   same     the same feed again
+#   changed  the 1 %-changed version, incrementally
+#   full     the first version again with --full (onto the changed one)
+# Each command after a `sync`, timed with /usr/bin/time (wall seconds, peak RSS). Then readers: a
+# departures board (the busiest stop, one date, 20 rows) asked 20 times a second, first on the idle store,
+# then during a --full: PostgreSQL through pgbench (-R 20), SQLite through Python's sqlite3; their p50, p99,
+# max and errors. Writes results/reimports-stores-SCALE.md and prints its tables.
+# Usage: Benchmarks/scripts/reimports-stores.sh [SCALE] [ROUNDS]   (NO_BUILD=1 reuses the release build)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+bench="$(cd "$here/.." && pwd)"
+source "$here/tools.sh"
+scale="${1:-1.0}" rounds="${2:-3}"
+import="$(root_tool gtfs-import)"
+feed="$(vbb_feed "$scale")"
+changed="$(vbb_changed_feed "$scale")"
+work=$(mktemp -d)
+uri="$(start_postgres "$work" 55436)"
+trap 'stop_postgres "$work"; rm -rf "$work"' EXIT
+pgbin="${GTFS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}"
+sql() { PGOPTIONS="-c client_min_messages=warning" psql "$uri" -qAt -v ON_ERROR_STOP=1 -c "$1"; }
+raw="$work/raw.txt"
+out="$bench/results/reimports-stores-$scale.md"
+cat "$feed" "$changed" > /dev/null  # page cache
+
+timed() { # store case command...
+    local store="$1" case="$2"
+    shift 2
+    sync
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" > /dev/null 2> "$work/stderr" \
+        || { cat "$work/stderr" >&2; echo "reimports-stores.sh: $store $case failed" >&2; exit 1; }
+    echo "$store $case $(tail -1 "$work/time")" >> "$raw"
+}
+sqlite_round() {
+    rm -f "$work"/a.sqlite*
+    timed sqlite first "$import" --quiet --db "$work/a.sqlite" "$feed"
+    timed sqlite same "$import" --quiet --db "$work/a.sqlite" "$feed"
+    timed sqlite changed "$import" --quiet --db "$work/a.sqlite" "$changed"
+    timed sqlite full "$import" --quiet --full --db "$work/a.sqlite" "$feed"
+}
+postgres_round() {
+    sql "DROP SCHEMA IF EXISTS a CASCADE"
+    timed postgres first "$import" --quiet --db "$uri" --schema a "$feed"
+    timed postgres same "$import" --quiet --db "$uri" --schema a "$feed"
+    timed postgres changed "$import" --quiet --db "$uri" --schema a "$changed"
+    timed postgres full "$import" --quiet --full --db "$uri" --schema a "$feed"
+}
+for round in $(seq "$rounds"); do
+    if (( round % 2 == 1 )); then sqlite_round; postgres_round; else postgres_round; sqlite_round; fi
+    echo "round $round of $rounds done" >&2
+done
+
+# Readers: the busiest stop's board on one date, 20 a second.
+stop=$(sql "SELECT stop_id FROM a.stop_times GROUP BY stop_id ORDER BY count(*) DESC, stop_id LIMIT 1")
+board_pg="SELECT trip_id, departure_time FROM a.arrivals_departures WHERE stop_id = '$stop' AND date = '2025-06-11' ORDER BY departure_time LIMIT 20;"
+board_lite="SELECT trip_id, departure_time FROM arrivals_departures WHERE stop_id = '$stop' AND date = '2025-06-11' ORDER BY departure_time LIMIT 20"
+echo "$board_pg" > "$work/board.sql"
+seconds=$(python3 -c "import statistics,sys; print(int(max(10, 1.5 * statistics.median(float(l.split()[2]) for l in open('$raw') if l.startswith('postgres full')))))")
+pg_readers() { # label
+    (cd "$work" && "$pgbin/pgbench" -n -R 20 -T "$seconds" -c 1 -f board.sql -l --log-prefix="pg-$1" \
+        -h "$work/server" -p 55436 -U postgres postgres > "pgbench-$1.txt" 2>&1) || true
+}
+lite_readers() { # label
+    python3 - "$work/a.sqlite" "$board_lite" "$seconds" "$work/lite-$1.log" <<'PY'
+import sqlite3, sys, time
+path, query, seconds, log = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+with open(log, "w") as out:
+    end = time.monotonic() + seconds
+    next_at = time.monotonic()
+    while time.monotonic() < end:
+        start = time.monotonic()
+        try:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+            db.execute(query).fetchall()
+            db.close()
+            out.write(f"ok {(time.monotonic() - start) * 1e6:.0f}\n")
+        except sqlite3.Error as error:
+            out.write(f"error {(time.monotonic() - start) * 1e6:.0f} {error}\n")
+        next_at += 0.05
+        time.sleep(max(0, next_at - time.monotonic()))
+PY
+}
+pg_readers idle
+pg_readers full & readers=$!
+sleep 1
+timed postgres full-with-readers "$import" --quiet --full --db "$uri" --schema a "$changed"
+wait "$readers"
+lite_readers idle
+lite_readers full & readers=$!
+sleep 1
+timed sqlite full-with-readers "$import" --quiet --full --db "$work/a.sqlite" "$changed"
+wait "$readers"
+
+{
+    echo "# Re-imports against a first import, gtfs-synth --scale $scale, $rounds alternating rounds, $(date -u +%Y-%m-%d)"
+    echo "# git $(git -C "$bench" rev-parse --short HEAD); $(bash "$here/machine.sh")"
+} > "$out"
+sed 's/^/    /' "$raw" >> "$out"
+python3 - "$raw" "$out" "$work" "$stop" <<'PY'
+import glob, statistics, sys
+raw, out, work, stop = sys.argv[1:]
+runs = {}
+for line in open(raw):
+    store, case, seconds, rss = line.split()
+    runs.setdefault((store, case), []).append((float(seconds), int(rss)))
+lines = ["", "| store | case | seconds | median | / first | peak RSS (MB) |", "|---|---|---|---|---|---|"]
+for store in ["sqlite", "postgres"]:
+    first = statistics.median(s for s, _ in runs[(store, "first")])
+    for case in ["first", "same", "changed", "full", "full-with-readers"]:
+        if (store, case) not in runs: continue
+        values = runs[(store, case)]
+        median = statistics.median(s for s, _ in values)
+        lines.append(f"| {store} | {case} | {' / '.join('%.2f' % s for s, _ in values)} | {median:.2f} | "
+                     f"{median / first:.3f} | {max(r for _, r in values) / 1024:.1f} |")
+def latencies(store, label):
+    ok, errors = [], 0
+    if store == "postgres":
+        for path in glob.glob(f"{work}/pg-{label}*"):
+            for line in open(path):
+                # A transaction that failed (a deadlock or serialization error) is logged as "failed".
+                if line.split()[2] == "failed": errors += 1
+                else: ok.append(int(line.split()[2]) / 1000)
+        errors += sum(line.count("aborted") for line in open(f"{work}/pgbench-{label}.txt"))
+    else:
+        for line in open(f"{work}/lite-{label}.log"):
+            kind, micros = line.split()[:2]
+            if kind == "ok": ok.append(int(micros) / 1000)
+            else: errors += 1
+    ok.sort()
+    pick = lambda q: ok[min(len(ok) - 1, int(q * len(ok)))] if ok else float("nan")
+    return f"| {store} | {label} | {len(ok)} | {errors} | {pick(0.5):.1f} | {pick(0.99):.1f} | {ok[-1] if ok else float('nan'):.1f} |"
+lines += ["", f"Readers: the board of stop {stop} on 2025-06-11 (20 rows), 20 a second", "",
+          "| store | while | answers | errors | p50 (ms) | p99 (ms) | max (ms) |", "|---|---|---|---|---|---|---|"]
+for store in ["sqlite", "postgres"]:
+    for label in ["idle", "full"]:
+        lines.append(latencies(store, label))
+open(out, "a").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+PY
