@@ -123,6 +123,45 @@ struct PostgresAsideTests {
         #expect(try Self.oid(alone, "alone.stop_times") == before)
     }
 
+    @Test("Settings of the user's that a new table lacks: the import runs in place and they stay", arguments: [
+        "COMMENT ON TABLE gtfs.stops IS 'ours'", "CREATE ROLE app; GRANT SELECT (stop_id) ON gtfs.stops TO app",
+        "ALTER TABLE gtfs.stops SET (autovacuum_enabled = false)", "CREATE PUBLICATION stops_out FOR TABLE gtfs.stops",
+    ])
+    func userSettings(_ setting: String) throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let (v1, v2) = try Self.versions(in: folder)
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        _ = try store.importFeedSynchronously(from: try FeedSource(path: v1), options: Self.full())
+        try store.connection.execute(setting, "set")
+        let before = try Self.oid(store, "gtfs.stops")
+        _ = try store.importFeedSynchronously(from: try FeedSource(path: v2), options: Self.full())
+        #expect(try Self.oid(store, "gtfs.stops") == before)
+        #expect(try store.connection.query("SELECT min(stop_lat)::text FROM gtfs.stops", [], "read") == [["52.4"]])
+    }
+
+    @Test("Tables owned by another role than the importing one keep that owner when built aside")
+    func owner() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let (v1, v2) = try Self.versions(in: folder)
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        _ = try store.importFeedSynchronously(from: try FeedSource(path: v1), options: Self.full())
+        try store.connection.execute(
+            "CREATE ROLE keeper NOLOGIN; ALTER TABLE gtfs.stops OWNER TO keeper; ALTER TABLE gtfs.stop_name_words OWNER TO keeper", "own")
+        let before = try Self.oid(store, "gtfs.stops")
+        _ = try store.importFeedSynchronously(from: try FeedSource(path: v2), options: Self.full())
+        #expect(try Self.oid(store, "gtfs.stops") != before)
+        let owners = try store.connection.query(
+            "SELECT pg_get_userbyid(relowner)::text FROM pg_class WHERE oid IN ('gtfs.stop_name_words'::regclass, 'gtfs.stops'::regclass, 'gtfs.trips'::regclass) ORDER BY relname",
+            [], "owners")
+        #expect(owners == [["keeper"], ["keeper"], ["postgres"]])
+    }
+
     @Test("A view of the user's over the tables: the import runs in place and the view stays")
     func userView() throws {
         let server = try TestServer()

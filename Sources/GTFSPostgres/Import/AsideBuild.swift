@@ -40,10 +40,11 @@ struct AsideBuild {
     /// rows autovacuum was cleaning, took 44-60 s, not 22 s). The lock (SHARE UPDATE EXCLUSIVE) is one
     /// that readers do not wait for; the server cancels an autovacuum it waits for after
     /// `deadlock_timeout`.
-    func holdOffAutovacuum() throws(PostgresError) {
+    /// - Parameter replaced: the tables the build replaces (``movedTables()``, once created empty).
+    func holdOffAutovacuum(_ replaced: [String]) throws(PostgresError) {
         let tables = try connection.query(
-            "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> ALL($2::text[]) ORDER BY tablename",
-            [schema, PostgresFeedTables.catalogArray], "list the tables"
+            "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename = ANY($2::text[]) ORDER BY tablename",
+            [schema, Self.array(replaced)], "list the tables"
         ).compactMap { $0.first.flatMap { $0 }.map { "\(schema).\($0)" } }
         guard !tables.isEmpty else { return }
         try connection.execute("LOCK TABLE \(tables.joined(separator: ", ")) IN SHARE UPDATE EXCLUSIVE MODE", "hold off autovacuum")
@@ -59,13 +60,23 @@ struct AsideBuild {
 
     /// Whether the old tables can be dropped without losing anything of the user's: every object that
     /// depends on them (their indexes, triggers and constraints, the views and functions over them) has its
-    /// like among the objects that depend on the new tables.
+    /// like among the objects that depend on the new tables, and nothing of the user's is set on them
+    /// that a new table lacks (a comment, column privileges, storage options or statistics targets, row
+    /// security, a replica identity) nor are they published for logical replication.
     func switchable(_ tables: [String]) throws(PostgresError) -> Bool {
         let foreign = try connection.query(
             """
             WITH theirs AS (SELECT * FROM (\(Self.dependents("$1"))) d WHERE NOT is_table),
                 ours AS (SELECT * FROM (\(Self.dependents("$2"))) d WHERE NOT is_table)
-            SELECT count(*) FROM theirs WHERE (type, relative) NOT IN (SELECT type, relative FROM ours)
+            SELECT (SELECT count(*) FROM theirs WHERE (type, relative) NOT IN (SELECT type, relative FROM ours))
+                + (SELECT count(*) FROM theirs t JOIN pg_description c
+                    ON c.objoid = (CASE WHEN t.type IN ('view', 'index') THEN t.identity::regclass END)::oid)
+                + (SELECT count(*) FROM pg_class c WHERE c.relnamespace = $1::text::regnamespace AND c.relname = ANY($3::text[])
+                    AND (c.reloptions IS NOT NULL OR c.relrowsecurity OR c.relreplident <> 'd' OR EXISTS (
+                        SELECT 1 FROM pg_description d WHERE d.objoid = c.oid) OR EXISTS (
+                        SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND (a.attacl IS NOT NULL OR a.attstattarget > 0))))
+                + (SELECT count(*) FROM pg_publication WHERE puballtables)
+                + (SELECT count(*) FROM pg_publication_tables WHERE schemaname = $1)
             """, [schema, aside, Self.array(tables)], "compare what depends on the tables")
         return foreign.first?.first.flatMap { $0 } == "0"
     }
@@ -74,13 +85,14 @@ struct AsideBuild {
     /// views and functions over them, the new ones moved in, the views and functions made again by
     /// `recreate`, their privileges granted again, and the schema built in dropped.
     func switchIn(_ tables: [String], shouldContinue: () -> Bool, recreate: () throws -> Void) throws {
-        let grants = try connection.query(Self.grants, [schema, Self.array(tables)], "read the privileges").compactMap { $0.first.flatMap { $0 } }
+        let grants = try (connection.query(Self.grants, [schema, Self.array(tables)], "read the privileges")
+            + connection.query(Self.owners, [schema, Self.array(tables)], "read the owners")).compactMap { $0.first.flatMap { $0 } }
         try lock(tables, shouldContinue: shouldContinue)
         try connection.execute(
             "DROP TABLE " + tables.map { "\(schema).\($0)" }.joined(separator: ", ") + " CASCADE", "drop the old tables")
         try connection.execute(tables.map { "ALTER TABLE \(aside).\($0) SET SCHEMA \(schema)" }.joined(separator: ";\n"), "move the new tables in")
         try recreate()
-        if !grants.isEmpty { try connection.execute(grants.joined(separator: ";\n"), "grant the privileges again") }
+        if !grants.isEmpty { try connection.execute(grants.joined(separator: ";\n"), "give the privileges and owners again") }
         try connection.execute("DROP SCHEMA \(aside) CASCADE", "drop schema \(aside)")
     }
 
@@ -143,20 +155,32 @@ struct AsideBuild {
         """
     }
 
+    /// `ALTER … OWNER` statements that give the new tables, views and functions the owners of the old ones
+    /// where another role than the importing one owned them (a role the importing one is a member of, or
+    /// it could not have dropped them).
+    private static let owners = """
+        SELECT format('ALTER %s %s OWNER TO %I', CASE d.type WHEN 'function' THEN 'FUNCTION' WHEN 'view' THEN 'VIEW' ELSE 'TABLE' END,
+            d.identity, pg_get_userbyid(coalesce(c.relowner, f.proowner)))
+        FROM (\(dependents("$1", tables: "$2"))) d
+        LEFT JOIN pg_class c ON c.oid = (CASE WHEN d.type IN ('table', 'view') THEN d.identity::regclass END)::oid
+        LEFT JOIN pg_proc f ON f.oid = (CASE WHEN d.type = 'function' THEN d.identity::regprocedure END)::oid
+        WHERE coalesce(c.relowner, f.proowner) <> (SELECT oid FROM pg_roles WHERE rolname = current_user)
+        """
+
     /// `GRANT` statements that give again the privileges held on the old tables and what depends on them.
     private static let grants = """
         SELECT format('GRANT %s ON %s %s TO %s%s', a.privilege_type, CASE WHEN d.type = 'function' THEN 'FUNCTION' ELSE 'TABLE' END,
             d.identity, CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(a.grantee)) END,
             CASE WHEN a.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END)
         FROM (\(dependents("$1", tables: "$2"))) d
-        JOIN pg_class c ON d.type IN ('table', 'view') AND c.oid = d.identity::regclass
+        JOIN pg_class c ON c.oid = (CASE WHEN d.type IN ('table', 'view') THEN d.identity::regclass END)::oid
         CROSS JOIN LATERAL aclexplode(c.relacl) a
         UNION ALL
         SELECT format('GRANT EXECUTE ON FUNCTION %s TO %s%s', d.identity,
             CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(a.grantee)) END,
             CASE WHEN a.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END)
         FROM (\(dependents("$1", tables: "$2"))) d
-        JOIN pg_proc f ON d.type = 'function' AND f.oid = d.identity::regprocedure
+        JOIN pg_proc f ON f.oid = (CASE WHEN d.type = 'function' THEN d.identity::regprocedure END)::oid
         CROSS JOIN LATERAL aclexplode(f.proacl) a
         """
 
@@ -167,24 +191,25 @@ struct AsideBuild {
 extension PostgresImportRun {
     /// A full import of the schema's only feed, built aside and switched in (``AsideBuild``): a whole feed
     /// replacing every table, in one transaction, without changes to report or keep.
-    /// - Returns: its summary, or `nil` when the import runs in place: the schema holds other feeds, or
-    ///   something of the user's depends on the tables (then what was built aside is rolled back).
+    /// - Returns: its summary, or `nil` when the import runs in place: the schema holds other feeds, a hook
+    ///   runs before the commit (which readers would wait for behind the switch's locks), or something of
+    ///   the user's depends on the tables (then what was built aside is rolled back).
     func writeAside(_ plan: ImportPlan) throws -> ImportSummary? {
         guard assignedFeed == nil, let number = existing, let stored = plan.existing, !plan.incremental, plan.replaceAll,
-            source.isWholeFeed, changes == nil, options.mode == .atomic, try holdsOnlyFeed()
+            source.isWholeFeed, changes == nil, options.mode == .atomic, options.beforeCommit == nil, try holdsOnlyFeed()
         else { return nil }
         let build = try AsideBuild(schema: schema, connection: connection)
         try connection.execute("SAVEPOINT aside", "build aside")
-        try build.holdOffAutovacuum()
         try build.create()
         let child = PostgresImportRun(
             connection: connection, schema: build.aside, source: source, options: options, usesPostGIS: usesPostGIS, migrations: migrations,
             reporter: reporter, catalog: schema, assignedFeed: number, shouldContinue: shouldContinue)
         child.startedAt = startedAt
         child.fresh = try child.prepareSchema()
+        try build.holdOffAutovacuum(try build.movedTables())
         try child.prepare()
         for file in stored.tablesWithRows {
-            child.deleted[file] = try stored.tables[file]?.rowsStored ?? rowCount(PostgresTable(file))
+            child.deleted[file] = try stored.tables[file]?.rowsStored ?? rowCount(PostgresTable(file), feed: number)
         }
         var summary = try child.write(plan)
         let tables = try build.movedTables()
@@ -222,8 +247,8 @@ extension PostgresImportRun {
         try connection.query("SELECT count(*) FROM \(schema).feeds", [], "count the feeds").first?.first.flatMap { $0 } == "1"
     }
 
-    /// The feed's rows in `table`.
-    private func rowCount(_ table: PostgresTable) throws(PostgresError) -> Int {
+    /// The rows of feed number `feed` in `table`.
+    private func rowCount(_ table: PostgresTable, feed: Int32) throws(PostgresError) -> Int {
         let rows = try connection.query("SELECT count(*) FROM \(schema).\(table.name) WHERE feed = \(feed)", [], "count \(table.name)")
         return rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
     }
