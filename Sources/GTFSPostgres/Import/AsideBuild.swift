@@ -44,7 +44,7 @@ struct AsideBuild {
     func holdOffAutovacuum(_ replaced: [String]) throws(PostgresError) {
         let tables = try connection.query(
             "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename = ANY($2::text[]) ORDER BY tablename",
-            [schema, Self.array(replaced)], "list the tables"
+            [schema, PostgresConnection.arrayLiteral(replaced)], "list the tables"
         ).compactMap { $0.first.flatMap { $0 }.map { "\(schema).\($0)" } }
         guard !tables.isEmpty else { return }
         try connection.execute("LOCK TABLE \(tables.joined(separator: ", ")) IN SHARE UPDATE EXCLUSIVE MODE", "hold off autovacuum")
@@ -77,7 +77,7 @@ struct AsideBuild {
                         SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND (a.attacl IS NOT NULL OR a.attstattarget > 0))))
                 + (SELECT count(*) FROM pg_publication WHERE puballtables)
                 + (SELECT count(*) FROM pg_publication_tables WHERE schemaname = $1)
-            """, [schema, aside, Self.array(tables)], "compare what depends on the tables")
+            """, [schema, aside, PostgresConnection.arrayLiteral(tables)], "compare what depends on the tables")
         return foreign.first?.first.flatMap { $0 } == "0"
     }
 
@@ -85,8 +85,8 @@ struct AsideBuild {
     /// views and functions over them, the new ones moved in, the views and functions made again by
     /// `recreate`, their privileges granted again, and the schema built in dropped.
     func switchIn(_ tables: [String], shouldContinue: () -> Bool, recreate: () throws -> Void) throws {
-        let grants = try (connection.query(Self.grants, [schema, Self.array(tables)], "read the privileges")
-            + connection.query(Self.owners, [schema, Self.array(tables)], "read the owners")).compactMap { $0.first.flatMap { $0 } }
+        let grants = try (connection.query(Self.grants, [schema, PostgresConnection.arrayLiteral(tables)], "read the privileges")
+            + connection.query(Self.owners, [schema, PostgresConnection.arrayLiteral(tables)], "read the owners")).compactMap { $0.first.flatMap { $0 } }
         try lock(tables, shouldContinue: shouldContinue)
         try connection.execute(
             "DROP TABLE " + tables.map { "\(schema).\($0)" }.joined(separator: ", ") + " CASCADE", "drop the old tables")
@@ -101,7 +101,7 @@ struct AsideBuild {
     /// reader that holds one table and waits for another never deadlocks with the import.
     private func lock(_ tables: [String], shouldContinue: () -> Bool) throws {
         let relations = try connection.query(
-            "SELECT identity FROM (\(Self.dependents("$1", tables: "$2"))) d WHERE type IN ('table', 'view')", [schema, Self.array(tables)],
+            "SELECT identity FROM (\(Self.dependents("$1", tables: "$2"))) d WHERE type IN ('table', 'view')", [schema, PostgresConnection.arrayLiteral(tables)],
             "list what the switch locks"
         ).compactMap { $0.first.flatMap { $0 } }
         let statement = "LOCK TABLE \(relations.joined(separator: ", ")) IN ACCESS EXCLUSIVE MODE"
@@ -184,8 +184,6 @@ struct AsideBuild {
         CROSS JOIN LATERAL aclexplode(f.proacl) a
         """
 
-    /// A text array literal of plain names (table names: letters and underscores).
-    static func array(_ names: [String]) -> String { "{" + names.joined(separator: ",") + "}" }
 }
 
 extension PostgresImportRun {

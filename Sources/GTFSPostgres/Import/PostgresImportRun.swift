@@ -257,7 +257,7 @@ final class PostgresImportRun: StoreWriter {
     }
 
     /// What `feed_tables` holds of the feed, and which tables hold its rows, as the SQLite store's plan reads it.
-    func storedState(feed: Int32) throws(PostgresError) -> FeedState {
+    private func storedState(feed: Int32) throws(PostgresError) -> FeedState {
         var tables: [GTFSFile: TableState] = [:]
         for row in try connection.query(
             "SELECT table_name, content_hash, rows_read, rows_stored, rows_rejected, content_crc32, stored_hash FROM \(schema).feed_tables WHERE feed = $1",

@@ -65,7 +65,7 @@ enum PostgresFeedTables {
     static let catalog = ["feeds", "feed_tables", "imports", "changes", "gtfs_meta"]
 
     /// ``catalog`` as a text array literal.
-    static var catalogArray: String { AsideBuild.array(catalog) }
+    static var catalogArray: String { PostgresConnection.arrayLiteral(catalog) }
 
     /// The key of `feed_groups`.
     static let groupsKey = "PRIMARY KEY (table_name, feed, group_key)"
