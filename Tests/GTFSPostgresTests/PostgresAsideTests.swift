@@ -42,6 +42,19 @@ struct PostgresAsideTests {
         return (first, try PostgresFailureTests.feed(files, in: folder, named: "v2"))
     }
 
+    /// A server of its own whose schema `gtfs` holds the first of ``versions(in:)`` as feed `f`, handed to
+    /// `body` with the store and the second version's path.
+    static func withFirstVersion(_ body: (TestServer, PostgresStore, _ second: String) throws -> Void) throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let (v1, v2) = try versions(in: folder)
+        let store = try PostgresStore(connectionString: server.connectionString)
+        defer { store.close() }
+        _ = try store.importFeedSynchronously(from: try FeedSource(path: v1), options: full())
+        try body(server, store, v2)
+    }
+
     @Test("Built aside, the only feed gets the rows an import in place gives; views, functions and privileges stay; no schema is left")
     func sameAsInPlace() throws {
         let server = try TestServer()
@@ -128,94 +141,74 @@ struct PostgresAsideTests {
         "ALTER TABLE gtfs.stops SET (autovacuum_enabled = false)", "CREATE PUBLICATION stops_out FOR TABLE gtfs.stops",
     ])
     func userSettings(_ setting: String) throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let folder = try TemporaryFolder()
-        let (v1, v2) = try Self.versions(in: folder)
-        let store = try PostgresStore(connectionString: server.connectionString)
-        defer { store.close() }
-        _ = try store.importFeedSynchronously(from: try FeedSource(path: v1), options: Self.full())
-        try store.connection.execute(setting, "set")
-        let before = try Self.oid(store, "gtfs.stops")
-        _ = try store.importFeedSynchronously(from: try FeedSource(path: v2), options: Self.full())
-        #expect(try Self.oid(store, "gtfs.stops") == before)
-        #expect(try store.connection.query("SELECT min(stop_lat)::text FROM gtfs.stops", [], "read") == [["52.4"]])
+        try Self.withFirstVersion { _, store, v2 in
+            try store.connection.execute(setting, "set")
+            let before = try Self.oid(store, "gtfs.stops")
+            _ = try store.importFeedSynchronously(from: try FeedSource(path: v2), options: Self.full())
+            #expect(try Self.oid(store, "gtfs.stops") == before)
+            #expect(try store.connection.query("SELECT min(stop_lat)::text FROM gtfs.stops", [], "read") == [["52.4"]])
+        }
     }
 
     @Test("Tables owned by another role than the importing one keep that owner when built aside")
     func owner() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let folder = try TemporaryFolder()
-        let (v1, v2) = try Self.versions(in: folder)
-        let store = try PostgresStore(connectionString: server.connectionString)
-        defer { store.close() }
-        _ = try store.importFeedSynchronously(from: try FeedSource(path: v1), options: Self.full())
-        try store.connection.execute(
-            "CREATE ROLE keeper NOLOGIN; ALTER TABLE gtfs.stops OWNER TO keeper; ALTER TABLE gtfs.stop_name_words OWNER TO keeper", "own")
-        let before = try Self.oid(store, "gtfs.stops")
-        _ = try store.importFeedSynchronously(from: try FeedSource(path: v2), options: Self.full())
-        #expect(try Self.oid(store, "gtfs.stops") != before)
-        let owners = try store.connection.query(
-            "SELECT pg_get_userbyid(relowner)::text FROM pg_class WHERE oid IN ('gtfs.stop_name_words'::regclass, 'gtfs.stops'::regclass, 'gtfs.trips'::regclass) ORDER BY relname",
-            [], "owners")
-        #expect(owners == [["keeper"], ["keeper"], ["postgres"]])
+        try Self.withFirstVersion { _, store, v2 in
+            try store.connection.execute(
+                "CREATE ROLE keeper NOLOGIN; ALTER TABLE gtfs.stops OWNER TO keeper; ALTER TABLE gtfs.stop_name_words OWNER TO keeper", "own")
+            let before = try Self.oid(store, "gtfs.stops")
+            _ = try store.importFeedSynchronously(from: try FeedSource(path: v2), options: Self.full())
+            #expect(try Self.oid(store, "gtfs.stops") != before)
+            let owners = try store.connection.query(
+                "SELECT pg_get_userbyid(relowner)::text FROM pg_class WHERE oid IN ('gtfs.stop_name_words'::regclass, 'gtfs.stops'::regclass, 'gtfs.trips'::regclass) ORDER BY relname",
+                [], "owners")
+            #expect(owners == [["keeper"], ["keeper"], ["postgres"]])
+        }
     }
 
     @Test("A view of the user's over the tables: the import runs in place and the view stays")
     func userView() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let folder = try TemporaryFolder()
-        let (v1, v2) = try Self.versions(in: folder)
-        let store = try PostgresStore(connectionString: server.connectionString)
-        defer { store.close() }
-        _ = try store.importFeedSynchronously(from: try FeedSource(path: v1), options: Self.full())
-        try store.connection.execute("CREATE VIEW gtfs.my_stops AS SELECT stop_id, stop_lat FROM gtfs.stops", "view")
-        let before = try Self.oid(store, "gtfs.stops")
-        _ = try store.importFeedSynchronously(from: try FeedSource(path: v2), options: Self.full())
-        #expect(try Self.oid(store, "gtfs.stops") == before)
-        #expect(try store.connection.query("SELECT min(stop_lat)::text FROM gtfs.my_stops", [], "read") == [["52.4"]])
-        #expect(try store.connection.query("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'gtfs_aside%'", [], "schemas") == [["0"]])
+        try Self.withFirstVersion { _, store, v2 in
+            try store.connection.execute("CREATE VIEW gtfs.my_stops AS SELECT stop_id, stop_lat FROM gtfs.stops", "view")
+            let before = try Self.oid(store, "gtfs.stops")
+            _ = try store.importFeedSynchronously(from: try FeedSource(path: v2), options: Self.full())
+            #expect(try Self.oid(store, "gtfs.stops") == before)
+            #expect(try store.connection.query("SELECT min(stop_lat)::text FROM gtfs.my_stops", [], "read") == [["52.4"]])
+            #expect(try store.connection.query("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'gtfs_aside%'", [], "schemas") == [["0"]])
+        }
     }
 
     @Test("A reader in a long transaction: the switch waits for it, and other readers are held at most a moment meanwhile")
     func readersDuringSwitch() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let folder = try TemporaryFolder()
-        let (v1, v2) = try Self.versions(in: folder)
-        let store = try PostgresStore(connectionString: server.connectionString)
-        defer { store.close() }
-        _ = try store.importFeedSynchronously(from: try FeedSource(path: v1), options: Self.full())
-        let long = try PostgresStore(connectionString: server.connectionString)
-        defer { long.close() }
-        try long.connection.execute("BEGIN; SELECT count(*) FROM gtfs.stops", "begin")
-        let other = try PostgresStore(connectionString: server.connectionString)
-        defer { other.close() }
+        try Self.withFirstVersion { server, store, v2 in
+            let long = try PostgresStore(connectionString: server.connectionString)
+            defer { long.close() }
+            try long.connection.execute("BEGIN; SELECT count(*) FROM gtfs.stops", "begin")
+            let other = try PostgresStore(connectionString: server.connectionString)
+            defer { other.close() }
 
-        let importer = try PostgresStore(connectionString: server.connectionString)
-        defer { importer.close() }
-        let done = DispatchSemaphore(value: 0)
-        let source = try FeedSource(path: v2)
-        Thread.detachNewThread {
-            _ = try? importer.importFeedSynchronously(from: source, options: Self.full())
-            done.signal()
+            let importer = try PostgresStore(connectionString: server.connectionString)
+            defer { importer.close() }
+            let done = DispatchSemaphore(value: 0)
+            let source = try FeedSource(path: v2)
+            Thread.detachNewThread {
+                _ = try? importer.importFeedSynchronously(from: source, options: Self.full())
+                done.signal()
+            }
+            // The import reaches its switch and waits for the long reader; the others go on, old rows meanwhile.
+            var slowest = Duration.zero
+            let clock = ContinuousClock()
+            for _ in 0 ..< 40 {
+                let start = clock.now
+                #expect(try other.connection.query("SELECT min(stop_lat)::text FROM gtfs.stops", [], "read") == [["52.5"]])
+                slowest = max(slowest, clock.now - start)
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            #expect(done.wait(timeout: .now()) == .timedOut, "the switch waits for the long transaction")
+            #expect(slowest < .seconds(1), "\(slowest)")
+            try long.connection.execute("COMMIT", "commit")
+            #expect(done.wait(timeout: .now() + 60) == .success)
+            #expect(try other.connection.query("SELECT min(stop_lat)::text FROM gtfs.stops", [], "read") == [["52.4"]])
         }
-        // The import reaches its switch and waits for the long reader; the others go on, old rows meanwhile.
-        var slowest = Duration.zero
-        let clock = ContinuousClock()
-        for _ in 0 ..< 40 {
-            let start = clock.now
-            #expect(try other.connection.query("SELECT min(stop_lat)::text FROM gtfs.stops", [], "read") == [["52.5"]])
-            slowest = max(slowest, clock.now - start)
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        #expect(done.wait(timeout: .now()) == .timedOut, "the switch waits for the long transaction")
-        #expect(slowest < .seconds(1), "\(slowest)")
-        try long.connection.execute("COMMIT", "commit")
-        #expect(done.wait(timeout: .now() + 60) == .success)
-        #expect(try other.connection.query("SELECT min(stop_lat)::text FROM gtfs.stops", [], "read") == [["52.4"]])
     }
 
     @Test("Readers of the views and tables go on during an import, in place or built aside; they see the old feed until the commit")
