@@ -237,7 +237,7 @@ extension PostgresImportRun {
     }
 
     /// The share of the feed's rows past which writing changes row by row costs more than building the
-    /// feed aside: measured at VBB scale (Benchmarks/README.md, "Re-imports").
+    /// feed aside: measured at VBB scale (Benchmarks/README.md, "Where row by row stops paying").
     static let rebuildShare = 0.25
 
     /// Whether the feed is the only one the schema holds.

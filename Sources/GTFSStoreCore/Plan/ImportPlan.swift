@@ -57,7 +57,7 @@ package struct ImportPlan {
     /// Whether a re-import should build the feed anew rather than write its changes row by row: when the
     /// rows the row-level path would compare and write (`touchedRows`) pass `share` of the rows the store
     /// holds of the feed, and ``rebuildFloor``. A store measures its own crossover (Benchmarks/README.md,
-    /// "Re-imports") and passes it here: the rule is the same for every store.
+    /// "Where row by row stops paying") and passes it here: the rule is the same for every store.
     package func rebuilds(touchedRows: Int, share: Double) -> Bool {
         guard incremental, let existing, touchedRows > Self.rebuildFloor else { return false }
         let stored = existing.tables.values.reduce(0) { $0 + $1.rowsStored }
