@@ -104,7 +104,8 @@ struct StopNameSearchTests {
         do {
             let queue = try DatabaseQueue(path: path)
             try queue.write { db in
-                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v5', 'v6', 'v7')")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v5', 'v6', 'v7', 'v8')")
+                try db.execute(sql: "DROP TABLE feed_checks")
                 try db.execute(sql: "DROP VIEW arrivals_departures_by_time; DROP VIEW connections_by_time; DROP VIEW arrivals_departures; DROP VIEW connections")
                 try db.execute(sql: "DROP INDEX stop_times_departure")
                 try db.execute(sql: "DROP TABLE frequency_departures")

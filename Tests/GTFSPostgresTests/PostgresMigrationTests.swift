@@ -30,7 +30,7 @@ struct PostgresMigrationTests {
         // A schema as versions before gtfs_meta wrote it (version 1: no words of names, no latitude index).
         _ = try store.importFeed(from: try FeedSource(path: first), named: "g")
         try store.connection.execute(
-            "DROP TABLE gtfs.gtfs_meta; DROP TABLE gtfs.stop_name_words; DROP INDEX gtfs.stops_latitude; DROP TABLE gtfs.changes",
+            "DROP TABLE gtfs.gtfs_meta; DROP TABLE gtfs.stop_name_words; DROP INDEX gtfs.stops_latitude; DROP TABLE gtfs.changes; DROP TABLE gtfs.feed_checks",
             "make version 1")
         let early = #expect(throws: PostgresError.self) { try store.stops(named: "alpha", feed: "g") }
         #expect(early?.message.contains("was written by an earlier version and has no index of names yet") == true)
@@ -41,8 +41,11 @@ struct PostgresMigrationTests {
         #expect(try store.stops(named: "alpha", feed: "g").map(\.stopID) == ["A"])
         #expect(try store.stops(named: "nord", feed: "f").map(\.stopID) == ["B"])
         let added = try store.connection.query(
-            "SELECT (SELECT count(*) FROM pg_indexes WHERE indexname = 'stops_latitude'), to_regclass('gtfs.changes') IS NOT NULL", [], "read")
-        #expect(added == [["1", "t"]])
+            """
+            SELECT (SELECT count(*) FROM pg_indexes WHERE indexname = 'stops_latitude'), to_regclass('gtfs.changes') IS NOT NULL,
+                to_regclass('gtfs.feed_checks') IS NOT NULL
+            """, [], "read")
+        #expect(added == [["1", "t", "t"]])
 
         // A later version adds a column: its migration runs on this schema's first write, which imports.
         let later = try PostgresStore(connectionString: server.connectionString)

@@ -187,7 +187,7 @@ final class ImportRun: FeedImport {
     func recordFailure(_ error: any Error, store: GTFSStore, kind: ImportSummary.Kind, startDate: Date) {
         let mapped = importError(error)
         var record = FeedCatalog.ImportRecord(
-            feedName: options.feed, source: source.storedDescription, contentHash: nil, startedAt: startDate, kind: kind,
+            feedName: options.feed, source: options.recordedSource(source), contentHash: nil, startedAt: startDate, kind: kind,
             outcome: mapped.isCancellation ? "cancelled" : "failed")
         record.message = mapped.description
         store.pool.writeWithoutTransaction { db in
@@ -235,7 +235,7 @@ final class ImportRun: FeedImport {
             }
             return .database(path: databasePath, message: message, code: error.extendedResultCode.rawValue)
         default:
-            return .invalidFeed(GTFSError(.unreadable, file: source.storedDescription, message: "\(error)"))
+            return .invalidFeed(GTFSError(.unreadable, file: options.recordedSource(source), message: "\(error)"))
         }
     }
 }

@@ -81,7 +81,7 @@ extension ImportWriter {
         let contentHash = try FeedCatalog.contentHash(db, feed: feed)
         let changes = state.changesByTable.values.reduce(TableChanges(), +)
         let unchangedElsewhere = plan.unchanged.keys.reduce(0) { $0 + (plan.existing?.tables[$1]?.rowsStored ?? 0) }
-        let sourceName = source.storedDescription
+        let sourceName = options.recordedSource(source)
         var record = FeedCatalog.ImportRecord(
             feedName: options.feed, source: sourceName, contentHash: contentHash, startedAt: state.startDate,
             kind: plan.incremental ? .incremental : .full, outcome: "completed")

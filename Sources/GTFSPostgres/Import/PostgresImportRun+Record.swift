@@ -23,7 +23,7 @@ extension PostgresImportRun {
             VALUES ($1, $2, $3, $4::timestamptz, clock_timestamp(), $5, 'completed', $6, $7, $8, $9, $10) RETURNING import_id
             """,
             [
-                options.feed, source.storedDescription, contentHash, startedAt, summary.kind.rawValue, String(counts.inserted), String(counts.updated),
+                options.feed, options.recordedSource(source), contentHash, startedAt, summary.kind.rawValue, String(counts.inserted), String(counts.updated),
                 String(counts.deleted), String(counts.unchanged), String(summary.rowsRejected),
             ],
             "log the import")

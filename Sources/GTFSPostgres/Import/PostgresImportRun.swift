@@ -185,7 +185,7 @@ final class PostgresImportRun: StoreWriter {
     /// The feed's number: a new one for a feed the schema lacks; for a stored feed, the tables it loses
     /// emptied (their rows reported as deleted when changes are asked for).
     private func numberFeed(_ existing: Int32?, plan: ImportPlan) throws {
-        let described = source.storedDescription
+        let described = options.recordedSource(source)
         guard let number = assignedFeed ?? existing else {
             let rows = try connection.query(
                 "INSERT INTO \(schema).feeds (feed, name, source) SELECT coalesce(max(feed), 0) + 1, $1, $2 FROM \(schema).feeds RETURNING feed",

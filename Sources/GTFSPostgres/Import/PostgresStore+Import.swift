@@ -71,7 +71,7 @@ extension PostgresStore {
             // The log of a failed import is written after the rollback, when the schema has its tables.
             let log = """
                 INSERT INTO \(schema).imports (feed_name, source, started_at, ended_at, kind, outcome, message)
-                VALUES (\(connection.literal(options.feed)), \(connection.literal(source.storedDescription)), \(connection.literal(started))::timestamptz,
+                VALUES (\(connection.literal(options.feed)), \(connection.literal(options.recordedSource(source))), \(connection.literal(started))::timestamptz,
                     now(), '\(run.kind.rawValue)', '\(cancelled ? "cancelled" : "failed")', \(connection.literal(outcome.description)))
                 """
             if cancelled {

@@ -1,3 +1,5 @@
+import GTFSStoreCore
+
 /// The tables that describe the feeds of a schema, as in the SQLite store (see docs/Database.md): one row
 /// per feed in `feeds`, per feed and table in `feed_tables` (the file's SHA-256 and counts), and per import
 /// that changed something or failed in `imports`.
@@ -46,6 +48,7 @@ enum PostgresFeedTables {
             """,
             groupsStatement(schema: schema, keyed: groupsKeyed),
             changesStatement(schema: schema),
+            FeedCheckTable.createStatement(table: "\(schema).feed_checks"),
         ]
     }
 
@@ -62,7 +65,7 @@ enum PostgresFeedTables {
 
     /// The tables that describe the schema and its feeds rather than hold a feed's rows: they stay when a
     /// feed's tables are built aside and switched in (`AsideBuild`). `gtfs_meta` is `PostgresSchemaVersion`'s.
-    static let catalog = ["feeds", "feed_tables", "imports", "changes", "gtfs_meta"]
+    static let catalog = ["feeds", "feed_tables", "imports", "changes", "gtfs_meta", "feed_checks"]
 
     /// ``catalog`` as a text array literal.
     static var catalogArray: String { PostgresConnection.arrayLiteral(catalog) }

@@ -63,6 +63,8 @@ enum PostgresSchemaVersion {
         PostgresMigration(version: 5) { schema in
             ["ALTER TABLE \(schema).feed_tables ADD COLUMN IF NOT EXISTS content_crc32 bigint, ADD COLUMN IF NOT EXISTS stored_hash text"]
         },
+        // 6: the checks of feeds fetched from URLs (their validators; `FeedCheck`).
+        PostgresMigration(version: 6) { schema in [FeedCheckTable.createStatement(table: "\(schema).feed_checks")] },
     ]
 
     /// The latest version with `migrations`.

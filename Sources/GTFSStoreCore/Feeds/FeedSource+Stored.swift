@@ -11,3 +11,8 @@ extension FeedSource {
         }
     }
 }
+
+extension ImportOptions {
+    /// How the import records and names `source`: ``sourceName``, else its path.
+    package func recordedSource(_ source: FeedSource) -> String { sourceName ?? source.storedDescription }
+}

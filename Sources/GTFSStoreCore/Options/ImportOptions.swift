@@ -120,6 +120,9 @@ public struct ImportOptions: Sendable {
     /// is as it was. Make what must not outlive a rolled-back import durable here, e.g. a log of the
     /// changes: after it returns the import commits, or fails and changes nothing.
     public var beforeCommit: (@Sendable () throws -> Void)?
+    /// How the store records the source (`feeds.source`, `imports.source`) and messages name it, when not by
+    /// its path: the URL a downloaded feed came from (`GTFSFetch` sets it). `nil` (the default): the path.
+    public var sourceName: String?
 
     /// The most rows of one group an incremental import holds in memory (``GroupedTables/maxHeldRows``);
     /// tests set fewer to take the path of large groups with small ones.

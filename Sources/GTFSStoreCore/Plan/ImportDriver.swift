@@ -54,7 +54,7 @@ package final class ImportDriver {
     ) throws {
         let tables = Set(entries.compactMap(\.table))
         guard !tables.isEmpty else {
-            throw GTFSError(.emptyFile, file: source.storedDescription, message: "holds no file of the GTFS reference (agency.txt, stops.txt, …)")
+            throw GTFSError(.emptyFile, file: options.recordedSource(source), message: "holds no file of the GTFS reference (agency.txt, stops.txt, …)")
         }
         self.source = source
         self.options = options
@@ -161,6 +161,6 @@ package final class ImportDriver {
             return table.rowsStored > 0 || table.isUnchangedFile || table.changes.unchanged > 0
         }
         guard !hasRows else { return nil }
-        return GTFSError(.emptyFile, file: source.storedDescription, message: "holds no stops, routes or trips: the feed is empty")
+        return GTFSError(.emptyFile, file: options.recordedSource(source), message: "holds no stops, routes or trips: the feed is empty")
     }
 }

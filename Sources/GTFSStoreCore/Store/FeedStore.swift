@@ -41,6 +41,13 @@ public protocol FeedStore: AnyObject, Sendable {
     @discardableResult
     func removeFeed(named name: String, lockWait: Duration?) throws -> Int?
 
+    /// The last check of the feed named `name` against its URL, with the content hash of the version the
+    /// store holds now (``FeedCheck/storedContentHash``); `nil` when it was never checked.
+    func feedCheck(named name: String) throws -> FeedCheck?
+
+    /// Records a check of a feed against its URL, replacing the feed's previous one (its own transaction).
+    func recordFeedCheck(_ check: FeedCheck) throws
+
     /// The rows of each table that holds any, for the feed named `feed`; empty for an unknown feed.
     func rowCounts(feed: String) throws -> [GTFSFile: Int]
 
