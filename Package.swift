@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "GTFSStoreCore", targets: ["GTFSStoreCore"]),
         .library(name: "GTFSImport", targets: ["GTFSImport"]),
         .library(name: "GTFSPostgres", targets: ["GTFSPostgres"]),
+        .library(name: "GTFSFetch", targets: ["GTFSFetch"]),
         .executable(name: "lines", targets: ["lines"]),
         .executable(name: "gtfs-import", targets: ["gtfs-import"]),
         .executable(name: "gtfs-synth", targets: ["gtfs-synth"]),
@@ -30,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
@@ -53,6 +56,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "Platform", swiftSettings: strictSettings),
+        // Feeds from their publishers' URLs: conditional, resumable, bounded downloads, and the keeper that
+        // checks feeds when due. The only target with HTTP: embedding GTFS or LineReader never links it.
+        .target(
+            name: "GTFSFetch",
+            dependencies: [
+                "GTFS", "GTFSStoreCore", "Platform",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CSQLiteConfig",
             dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]
@@ -147,6 +162,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // An HTTP server on 127.0.0.1 for the tests of fetching: answers well-formed and broken on purpose.
+        .target(
+            name: "TestHTTPServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: ["GTFSSynth"],
@@ -181,6 +206,11 @@ let package = Package(
                 "GTFSPostgres", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport", "Platform", "gtfs-import", "gtfs-query",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GTFSFetchTests",
+            dependencies: ["GTFSFetch", "GTFSImport", "GTFSStoreCore", "GTFS", "GTFSSynth", "TestSupport", "TestHTTPServer"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,63 @@
+import Foundation
+
+/// How a feed is fetched from its URL: headers, timeouts, retries and limits. The defaults suit a
+/// publisher's feed of a few hundred megabytes on an ordinary connection.
+public struct FetchOptions: Sendable {
+    /// Headers sent with every request to the URL's own origin (API keys): never to another host a redirect
+    /// leads to, and never shown in any output, log or error.
+    public var headers: [HTTPHeaderField] = []
+    /// The longest wait for a connection (TCP and TLS) to be made.
+    public var connectTimeout: Duration = .seconds(30)
+    /// The longest wait for the next bytes of an answer (headers or body) before the attempt counts as dropped.
+    public var idleTimeout: Duration = .seconds(60)
+    /// Attempts after the first for a dropped connection, a timeout, a 5xx or a 429.
+    public var retries = 4
+    /// The wait before the first retry; it doubles with each further retry (with full jitter), up to
+    /// ``longestRetryDelay``.
+    public var retryDelay: Duration = .seconds(1)
+    /// The longest wait between attempts, also for a server's `Retry-After`: one asking for longer ends the
+    /// fetch with its answer.
+    public var longestRetryDelay: Duration = .seconds(300)
+    /// The most bytes a body may have (default 4 GiB): an endless or oversized body stops there.
+    public var maxDownload: Int64 = 4 << 30
+    /// The most redirects followed (never from https to http).
+    public var maxRedirects = 10
+    /// Where the proxy settings are read (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, or in lower case): the
+    /// process's environment unless set.
+    public var environment: [String: String] = ProcessInfo.processInfo.environment
+
+    /// The defaults.
+    public init() {}
+}
+
+/// A request header given with the feed's URL: `Name: value`.
+public struct HTTPHeaderField: Sendable, Hashable, CustomStringConvertible {
+    /// The header's name.
+    public let name: String
+    /// Its value, which no description shows.
+    public let value: String
+
+    /// A header from its name and value.
+    /// - Throws: ``FetchError/invalidHeader(_:)`` for a name that is not an HTTP token, or a value with a line break.
+    public init(name: String, value: String) throws(FetchError) {
+        let token = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        guard !name.isEmpty, name.unicodeScalars.allSatisfy(token.contains) else {
+            throw .invalidHeader("header name \(RedactedURL.escaped(Array(name.utf8.prefix(40)))) is not a valid HTTP name")
+        }
+        guard !value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+            throw .invalidHeader("the value of header \(name) holds a line break")
+        }
+        self.name = name
+        self.value = value.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A header from `Name: value` (as `curl -H` takes it).
+    /// - Throws: ``FetchError/invalidHeader(_:)`` when there is no colon, or as ``init(name:value:)``.
+    public init(parsing text: String) throws(FetchError) {
+        guard let colon = text.firstIndex(of: ":") else { throw .invalidHeader("a header is Name: value, and this one has no colon") }
+        try self.init(name: String(text[..<colon]).trimmingCharacters(in: .whitespaces), value: String(text[text.index(after: colon)...]))
+    }
+
+    /// `Name: …`: the value is never shown.
+    public var description: String { "\(name): …" }
+}

@@ -1,0 +1,168 @@
+public import Foundation
+package import GTFS
+public import GTFSStoreCore
+
+/// How an import from a URL ended.
+public enum URLImportOutcome: Sendable {
+    /// The feed was downloaded and imported.
+    case imported(ImportSummary)
+    /// The server answered 304 to the held version's validators: nothing was written but the check.
+    /// `since` is the held version's `Last-Modified`, else when it was imported or last confirmed.
+    case notModified(since: String)
+    /// The downloaded bytes hash to those of the held version: nothing was written but the check.
+    case unchanged
+}
+
+/// What an import from a URL reports: the download, then the import.
+public enum URLImportProgress: Sendable {
+    /// Bytes of the body received.
+    case download(DownloadProgress)
+    /// The import's progress.
+    case importing(ImportProgress)
+}
+
+/// An import from a URL on a store that the caller reaches through three functions: the SQLite tool imports
+/// by path (its fastest paths need the file closed), the API through a ``FeedStore``.
+package struct URLImport: Sendable {
+    package let fetcher: FeedFetcher
+    package let options: ImportOptions
+    /// Where the download goes.
+    package let directory: URL
+    /// The feed's last check, `nil` when there is none or the store does not exist yet.
+    package let readCheck: @Sendable () throws -> FeedCheck?
+    /// Imports the downloaded zip with the options given.
+    package let importFeed: @Sendable (FeedSource, ImportOptions) async throws -> ImportSummary
+    /// Records a check; not called for a failure when the store did not exist.
+    package let recordCheck: @Sendable (FeedCheck) throws -> Void
+
+    package init(
+        fetcher: FeedFetcher, options: ImportOptions, directory: URL, readCheck: @escaping @Sendable () throws -> FeedCheck?,
+        importFeed: @escaping @Sendable (FeedSource, ImportOptions) async throws -> ImportSummary,
+        recordCheck: @escaping @Sendable (FeedCheck) throws -> Void
+    ) {
+        self.fetcher = fetcher
+        self.options = options
+        self.directory = directory
+        self.readCheck = readCheck
+        self.importFeed = importFeed
+        self.recordCheck = recordCheck
+    }
+
+    /// Fetches and imports, recording the check. A failed check is recorded with the validators of the
+    /// version still held, which stays.
+    /// - Throws: ``FetchError`` or ``GTFSStoreCore/ImportError``.
+    package func run(progress: (@Sendable (DownloadProgress) -> Void)?) async throws -> URLImportOutcome {
+        let previous = try readCheck()
+        let urlDigest = Self.digest(fetcher.url.absoluteString)
+        // The held version's validators count only while it is the version they came with, from this URL.
+        let usable = previous.flatMap { $0.holdsCheckedVersion && $0.urlDigest == urlDigest && options.update != .full ? $0 : nil }
+        let validators = usable.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }.flatMap { $0.isEmpty ? nil : $0 }
+        var check = FeedCheck(
+            feed: options.feed, source: fetcher.displayURL, urlDigest: urlDigest, etag: usable?.etag, lastModified: usable?.lastModified,
+            bodyDigest: usable?.bodyDigest, contentHash: usable?.contentHash, checkedAt: Date(), result: .failed, message: nil)
+        let outcome: FetchOutcome
+        do {
+            outcome = try await fetcher.fetch(validators: validators, into: directory, progress: progress)
+        } catch {
+            if case .cancelled = error { throw error }
+            record(&check, .failed, message: error.description, storeExists: previous != nil)
+            throw error
+        }
+        switch outcome {
+        case .notModified:
+            record(&check, .notModified, storeExists: true)
+            return .notModified(since: usable?.lastModified ?? Self.text(previous?.checkedAt ?? Date()))
+        case .downloaded(let feed):
+            defer { try? FileManager.default.removeItem(at: feed.file) }
+            return try await take(feed, check: &check, usable: usable, hadCheck: previous != nil)
+        }
+    }
+
+    /// The downloaded body: unchanged bytes, or an import.
+    private func take(_ feed: DownloadedFeed, check: inout FeedCheck, usable: FeedCheck?, hadCheck: Bool) async throws -> URLImportOutcome {
+        check.etag = feed.validators.etag
+        check.lastModified = feed.validators.lastModified
+        if let usable, usable.bodyDigest == feed.sha256 {
+            record(&check, .unchanged, storeExists: true)
+            return .unchanged
+        }
+        var options = self.options
+        options.sourceName = fetcher.displayURL
+        do {
+            let summary = try await importFeed(.zip(path: feed.file.path), options)
+            check.bodyDigest = feed.sha256
+            check.contentHash = summary.contentHash
+            record(&check, .imported, storeExists: true)
+            return .imported(summary)
+        } catch {
+            if (error as? ImportError)?.isCancellation == true { throw error }
+            // The version held stays, and with it the validators it came with.
+            check.etag = usable?.etag
+            check.lastModified = usable?.lastModified
+            record(&check, .failed, message: "\(error)", storeExists: hadCheck)
+            throw error
+        }
+    }
+
+    /// Records the check's end; a record that fails costs only a download next time.
+    private func record(_ check: inout FeedCheck, _ result: FeedCheck.Result, message: String? = nil, storeExists: Bool) {
+        check.result = result
+        check.message = message
+        check.checkedAt = Date()
+        guard storeExists || result != .failed else { return }
+        try? recordCheck(check)
+    }
+
+    static func digest(_ text: String) -> String {
+        let hasher = ContentHasher()
+        hasher.update(Array(text.utf8))
+        return hasher.finish() ?? ""
+    }
+
+    static func text(_ date: Date) -> String { date.formatted(.iso8601) }
+}
+
+extension FeedStore {
+    /// Downloads the feed at `url` and imports it, conditionally: the version the store holds (checked
+    /// from this URL) is asked for with its `ETag` and `Last-Modified`, and neither a 304 nor a body with the
+    /// same bytes writes anything but the check (``feedCheck(named:)``). The import is the file import's:
+    /// atomic, incremental, cancellable (cancel the task).
+    ///
+    /// ```swift
+    /// let outcome = try await store.importFeed(from: URL(string: "https://example.org/gtfs.zip")!,
+    ///                                          options: ImportOptions(feed: "vbb"))
+    /// ```
+    /// - Parameters:
+    ///   - url: an http or https URL of a zip feed.
+    ///   - options: the import's options; ``ImportOptions/Update/full`` fetches and imports unconditionally.
+    ///   - fetch: headers, timeouts, retries, limits.
+    ///   - directory: where the download is kept while it is imported (the system's temporary directory
+    ///     unless given); it is removed afterwards.
+    ///   - progress: the download's bytes, then the import's progress.
+    /// - Throws: ``FetchError`` or ``GTFSStoreCore/ImportError``; the store then holds what it held.
+    public func importFeed(
+        from url: URL, options: ImportOptions = ImportOptions(), fetch: FetchOptions = FetchOptions(), directory: URL? = nil,
+        progress: (@Sendable (URLImportProgress) -> Void)? = nil
+    ) async throws -> URLImportOutcome {
+        try await urlImport(url, options: options, fetch: fetch, directory: directory, progress: progress).run { progress?(.download($0)) }
+    }
+
+    /// The ``URLImport`` of `url` into this store.
+    package func urlImport(
+        _ url: URL, options: ImportOptions, fetch: FetchOptions, directory: URL?, progress: (@Sendable (URLImportProgress) -> Void)?
+    ) throws(FetchError) -> URLImport {
+        let fetcher = try FeedFetcher(url: url, options: fetch)
+        let feed = options.feed
+        var importProgress: (@Sendable (ImportProgress) -> Void)?
+        if let progress { importProgress = { progress(.importing($0)) } }
+        let handler = importProgress
+        let readCheck: @Sendable () throws -> FeedCheck? = { try self.feedCheck(named: feed) }
+        let importFeed: @Sendable (FeedSource, ImportOptions) async throws -> ImportSummary = { source, options in
+            try await self.importFeed(from: source, options: options, progressQueue: nil, progress: handler)
+        }
+        return URLImport(
+            fetcher: fetcher, options: options, directory: directory ?? FileManager.default.temporaryDirectory,
+            readCheck: readCheck, importFeed: importFeed,
+            recordCheck: { try self.recordFeedCheck($0) })
+    }
+}
