@@ -141,6 +141,7 @@ let package = Package(
             name: "gtfs-import",
             dependencies: [
                 "GTFS",
+                "GTFSFetch",
                 "GTFSImport",
                 "GTFSPostgres",
                 "Platform",
@@ -166,6 +167,7 @@ let package = Package(
         .target(
             name: "TestHTTPServer",
             dependencies: [
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -195,7 +197,7 @@ let package = Package(
         .testTarget(
             name: "GTFSImportCLITests",
             dependencies: [
-                "gtfs-import", "gtfs-query", "lines", "gtfs-synth", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport",
+                "gtfs-import", "gtfs-query", "lines", "gtfs-synth", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport", "TestHTTPServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
@@ -203,7 +205,8 @@ let package = Package(
         .testTarget(
             name: "GTFSPostgresTests",
             dependencies: [
-                "GTFSPostgres", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport", "Platform", "gtfs-import", "gtfs-query",
+                "GTFSPostgres", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport", "Platform", "gtfs-import", "gtfs-query", "GTFSFetch",
+                "TestHTTPServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings

@@ -64,7 +64,7 @@ public actor FeedKeeper {
     ///   - fetch: headers (each feed's are added), timeouts, retries and limits of every download.
     ///   - directory: where downloads are kept while imported (the system's temporary directory unless given).
     ///   - retryAfterFailure: the first wait after a failed check (a minute unless given).
-    ///   - report: told of every check as it ends, on the keeper's task.
+    ///   - report: told of every check as it ends, on the keeper's task (not of one the keeper's end cancels).
     public init(
         store: any FeedStore, feeds: [KeptFeed], options: ImportOptions = ImportOptions(), fetch: FetchOptions = FetchOptions(),
         directory: URL? = nil, retryAfterFailure: Duration = .seconds(60), report: @escaping @Sendable (FeedCheckReport) -> Void
@@ -145,7 +145,8 @@ public actor FeedKeeper {
         let report = FeedCheckReport(
             feed: feed.name, started: started, duration: ContinuousClock.now - clock, outcome: outcome,
             nextCheck: Date().addingTimeInterval(next / .seconds(1)))
-        self.report(report)
+        // A check cut short by the keeper's end is not one to report.
+        if !Task.isCancelled { self.report(report) }
         return report
     }
 }

@@ -1,5 +1,6 @@
 import GTFS
 import GTFSImport
+import GTFSStoreCore
 import ToolSupport
 
 /// `gtfs-import list --json`.
@@ -17,13 +18,26 @@ struct FeedListJSON: Encodable {
         /// The first and last date the feed's services run, `YYYY-MM-DD`.
         let firstServiceDate: String?
         let lastServiceDate: String?
+        /// The last check against the feed's URL, `nil` for a feed never fetched from one.
+        let check: Check?
+    }
+
+    struct Check: Encodable {
+        let url: String
+        let checkedAt: String
+        let result: String
+        let message: String?
+        let etag: String?
+        let lastModified: String?
     }
 
     let database: String
     let feeds: [Feed]
 
     /// Pretty, key-sorted JSON text.
-    static func text(_ feeds: [StoredFeed], serviceDates: [String: ClosedRange<GTFSDate>], database: String) throws -> String {
+    static func text(
+        _ feeds: [StoredFeed], serviceDates: [String: ClosedRange<GTFSDate>], checks: [String: FeedCheck], database: String
+    ) throws -> String {
         try JSONText.pretty(
             FeedListJSON(
                 database: database,
@@ -33,7 +47,12 @@ struct FeedListJSON: Encodable {
                         importID: feed.importID, importCount: feed.importCount, rowCount: feed.rowCount,
                         rowCounts: Dictionary(uniqueKeysWithValues: feed.rowCounts.map { (GTFSSchema.tableName(for: $0.key), $0.value) }),
                         firstServiceDate: serviceDates[feed.name].map { Format.date($0.lowerBound) },
-                        lastServiceDate: serviceDates[feed.name].map { Format.date($0.upperBound) })
+                        lastServiceDate: serviceDates[feed.name].map { Format.date($0.upperBound) },
+                        check: checks[feed.name].map {
+                            Check(
+                                url: $0.source, checkedAt: ListCommand.timestamp($0.checkedAt), result: $0.result.rawValue, message: $0.message,
+                                etag: $0.etag, lastModified: $0.lastModified)
+                        })
                 }))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTFS
+import GTFSFetch
 import GTFSImport
 import GTFSPostgres
 import StoreTools
@@ -16,7 +17,7 @@ struct ImportCommand: ParsableCommand {
         discussion: GTFSImportCommand.discussion
     )
 
-    @Argument(help: "GTFS files (.txt/.csv, gzipped or not), a directory, a .zip feed, or - for standard input.")
+    @Argument(help: "GTFS files (.txt/.csv, gzipped or not), a directory, a .zip feed, - for standard input, or an http(s) URL of a zip feed.")
     var inputs: [String] = []
 
     @OptionGroup var database: DatabaseOptions
@@ -25,6 +26,8 @@ struct ImportCommand: ParsableCommand {
     var noPostgis = false
 
     @OptionGroup var feedOption: FeedOption
+
+    @OptionGroup(title: "Feeds from URLs") var fetch: FetchArguments
 
     @Flag(name: .long, help: "Replace the feed's tables whole instead of applying only what changed.")
     var full = false
@@ -100,14 +103,21 @@ struct ImportCommand: ParsableCommand {
         if inputs.count > 1 && table != nil { throw ValidationError("--table applies to a single input") }
         if feedOption.feed.isEmpty { throw ValidationError("--feed needs a name") }
         if changes == "-" && json { throw ValidationError("--changes - and --json both write to standard output; give --changes a FILE") }
+        if inputs.contains(where: FeedFetcher.isURL) {
+            guard inputs.count == 1 else { throw ValidationError("a URL is imported alone: give one URL, or files, or a directory") }
+            if table != nil { throw ValidationError("--table does not apply to a URL (a zip feed)") }
+        }
     }
 
     func run() throws {
-        let source: FeedSource
-        do {
-            source = try makeSource()
-        } catch let error as GTFSError {
-            throw ToolFailure(error.description)
+        let url = inputs.first.flatMap { FeedFetcher.isURL($0) ? $0 : nil }
+        var source: FeedSource?
+        if url == nil {
+            do {
+                source = try makeSource()
+            } catch let error as GTFSError {
+                throw ToolFailure(error.description)
+            }
         }
         let db = database.path ?? ""
         for (option, path) in [("--errors", errors), ("--changes", changes)] {
@@ -128,29 +138,43 @@ struct ImportCommand: ParsableCommand {
             // The change list is complete, and a file's on storage, before the import commits.
             options.beforeCommit = { try changeLog.prepareCommit() }
         }
-
-        switch try runImport(source, options: options) {
-        case (.success(let summary), let name, _):
+        let (result, name, signal) =
+            if let url {
+                try runURLImport(url, options: options)
+            } else {
+                try runImport(source ?? .files(paths: inputs), options: options)
+            }
+        switch result {
+        case .success(let outcome):
             var changesProblem: String?
             do {
                 try changeLog?.finish()
             } catch {
-                if summary.changedNothing {
+                if outcome.changedNothing {
                     changeLog?.discard(reason: "\(error)")
                     throw ToolFailure("--changes: \(error); the import changed nothing")
                 }
                 changesProblem = "\(name) was imported, but --changes: \(error)"
             }
-            try report(summary, database: name, changesProblem: changesProblem)
-        case (.failure(let error), let name, let signal):
-            changeLog?.discard(reason: error.description)
-            if error.isCancellation, let signal {
-                let what = error.stoppedAt.map { "rows committed before the cancel stay: \($0)" } ?? "\(name) is unchanged"
-                throw ToolFailure("cancelled by \(signal.name); \(what)", status: signal.exitStatus)
-            }
-            if case .busy = error { throw ToolFailure("\(error); nothing was imported (--wait SECONDS waits for it)") }
-            throw ToolFailure(error.isCancellation ? error.description : "\(error); nothing was imported")
+            try report(outcome, database: name, changesProblem: changesProblem)
+        case .failure(let error):
+            changeLog?.discard(reason: "\(error)")
+            throw Self.failure(error, database: name, signal: signal)
         }
+    }
+
+    /// The message and status of a failed import.
+    static func failure(_ error: any Error, database name: String, signal: SignalCancellation.Received?) -> ToolFailure {
+        guard let error = error as? ImportError else {
+            if let signal { return ToolFailure("cancelled by \(signal.name); \(name) is unchanged", status: signal.exitStatus) }
+            return ToolFailure("\(error); nothing was imported")
+        }
+        if error.isCancellation, let signal {
+            let what = error.stoppedAt.map { "rows committed before the cancel stay: \($0)" } ?? "\(name) is unchanged"
+            return ToolFailure("cancelled by \(signal.name); \(what)", status: signal.exitStatus)
+        }
+        if case .busy = error { return ToolFailure("\(error); nothing was imported (--wait SECONDS waits for it)") }
+        return ToolFailure(error.isCancellation ? error.description : "\(error); nothing was imported")
     }
 
     /// Runs the import into the store `--db` names, with the progress line unless `--quiet`, SIGINT and
@@ -161,7 +185,7 @@ struct ImportCommand: ParsableCommand {
     ///   signal that cancelled the import, if one did.
     private func runImport(
         _ source: FeedSource, options: ImportOptions
-    ) throws(ToolFailure) -> (Result<ImportSummary, ImportError>, String, SignalCancellation.Received?) {
+    ) throws(ToolFailure) -> (Result<URLImportOutcome, any Error>, String, SignalCancellation.Received?) {
         var store: PostgresStore?
         if database.isServer {
             store = try database.openServer(nothing: "nothing was imported")
@@ -178,12 +202,15 @@ struct ImportCommand: ParsableCommand {
             } else {
                 ImportOperation(source: source, databasePath: database.path ?? "", options: options, progressQueue: progressQueue, progressHandler: handler)
             }
-        let (result, signal) = SignalCancellation.run(operation, giveUpAfter: store == nil ? nil : .seconds(1)) { signal in
+        let (result, signal) = SignalCancellation.run(operation, giveUpAfter: store == nil ? nil : Self.serverGiveUp) { signal in
             StandardError.line("cancelled by \(signal.name); \(name) is unchanged")
         }
         progressQueue.sync { line?.finish() }
-        return (result, name, signal)
+        return (result.map { .imported($0) }.mapError { $0 }, name, signal)
     }
+
+    /// How long a cancelled import into a server may take to end before the process ends anyway.
+    static let serverGiveUp = Duration.seconds(1)
 
     /// The longest `--wait`: a day.
     static let longestWait = 86_400.0
@@ -243,8 +270,9 @@ struct ImportCommand: ParsableCommand {
     /// - Parameters:
     ///   - database: the database as messages name it (a server without its password).
     ///   - changesProblem: what went wrong with `--changes` after the commit.
-    func report(_ summary: ImportSummary, database: String, changesProblem: String? = nil) throws {
-        let sourceName = inputs.joined(separator: " ")
+    ///   - source: the source as the summary names it; the inputs unless given.
+    func report(_ summary: ImportSummary, database: String, changesProblem: String? = nil, source: String? = nil) throws {
+        let sourceName = source ?? inputs.joined(separator: " ")
         let status =
             changesProblem != nil ? GTFSImportCommand.Status.changesIncomplete : summary.rowsRejected > 0 ? GTFSImportCommand.Status.rejectedRows : 0
         if let errors {

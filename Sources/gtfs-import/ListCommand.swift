@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GTFS
 import GTFSImport
+import GTFSStoreCore
 import StoreTools
 import ToolSupport
 
@@ -19,16 +20,20 @@ struct ListCommand: ParsableCommand {
         let (store, name) = try database.openExisting(readOnly: true, nothing: "no feeds listed")
         let feeds: [StoredFeed]
         var dates: [String: ClosedRange<GTFSDate>] = [:]
+        var checks: [String: FeedCheck] = [:]
         do {
             feeds = try store.feeds()
-            for feed in feeds { dates[feed.name] = try store.serviceDates(feed: feed.name) }
+            for feed in feeds {
+                dates[feed.name] = try store.serviceDates(feed: feed.name)
+                checks[feed.name] = try store.feedCheck(named: feed.name)
+            }
         } catch {
             throw ToolFailure(database.isServer ? "\(error)" : "\(name): \(error)")
         }
         if json {
-            print(try FeedListJSON.text(feeds, serviceDates: dates, database: name))
+            print(try FeedListJSON.text(feeds, serviceDates: dates, checks: checks, database: name))
         } else {
-            print(Self.text(feeds, serviceDates: dates, database: name), terminator: "")
+            print(Self.text(feeds, serviceDates: dates, database: name) + Self.text(checks: feeds.compactMap { checks[$0.name] }), terminator: "")
         }
     }
 
@@ -49,4 +54,21 @@ struct ListCommand: ParsableCommand {
         }
         return Format.table(header: header, rows: rows, leftAligned: [0, 6, 8, 9, 10])
     }
+
+    /// The last check of each feed fetched from a URL, after an empty line; nothing when there is none.
+    static func text(checks: [FeedCheck]) -> String {
+        guard !checks.isEmpty else { return "" }
+        let header = ["feed", "url", "checked at", "result", "ETag", "Last-Modified"]
+        let rows = checks.map { check in
+            [
+                GTFSError.displayable(check.feed), GTFSError.displayable(check.source), Self.timestamp(check.checkedAt),
+                check.result.rawValue + (check.message.map { ": " + GTFSError.displayable($0) } ?? ""),
+                check.etag.map(GTFSError.displayable) ?? "-", check.lastModified.map(GTFSError.displayable) ?? "-",
+            ]
+        }
+        return "\n" + Format.table(header: header, rows: rows, leftAligned: Set(0..<6))
+    }
+
+    /// `2026-11-27T03:26:30Z`.
+    static func timestamp(_ date: Date) -> String { date.formatted(.iso8601) }
 }

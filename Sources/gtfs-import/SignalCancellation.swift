@@ -52,29 +52,41 @@ final class SignalCancellation: @unchecked Sendable {
 }
 
 extension SignalCancellation {
-    /// Runs `operation` to its end, SIGINT and SIGTERM cancelling it.
+    /// Starts listening: a signal calls `cancel`, and when `giveUpAfter` is given and the work has not
+    /// finished by then, `givingUp` says so and the process ends with the signal's status.
     /// - Parameters:
-    ///   - giveUpAfter: how long after a signal the process may wait for the cancelled operation to end
-    ///     (`nil`: as long as it takes); when it has not ended by then, `givingUp` says so and the process
-    ///     ends with the signal's status.
+    ///   - giveUpAfter: how long after a signal the process may wait for the cancelled work to end
+    ///     (`nil`: as long as it takes). A server that does not answer the cancel (stopped, or its host
+    ///     gone) could otherwise hold the process for ever.
+    ///   - isFinished: whether the work has ended.
     ///   - givingUp: the last words before the process ends so.
-    /// - Returns: its outcome, and the signal that cancelled it, if one did.
-    static func run(
-        _ operation: ImportOperation, giveUpAfter: Duration? = nil, givingUp: @escaping @Sendable (Received) -> Void = { _ in }
-    ) -> (result: Result<ImportSummary, ImportError>, signal: Received?) {
+    static func watching(
+        giveUpAfter: Duration?, isFinished: @escaping @Sendable () -> Bool, givingUp: @escaping @Sendable (Received) -> Void,
+        cancel: @escaping @Sendable () -> Void
+    ) -> SignalCancellation {
         let signals = Mutex<SignalCancellation?>(nil)
         let handler = SignalCancellation {
             if let giveUpAfter {
                 // Scheduled before the cancel, which may itself wait for the server.
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(giveUpAfter / .milliseconds(1)))) {
-                    guard !operation.isFinished, let received = signals.withLock({ $0?.received }) else { return }
+                    guard !isFinished(), let received = signals.withLock({ $0?.received }) else { return }
                     givingUp(received)
                     System.exit(received.exitStatus)
                 }
             }
-            operation.cancel()
+            cancel()
         }
         signals.withLock { $0 = handler }
+        return handler
+    }
+
+    /// Runs `operation` to its end, SIGINT and SIGTERM cancelling it (see
+    /// ``watching(giveUpAfter:isFinished:givingUp:cancel:)``).
+    /// - Returns: its outcome, and the signal that cancelled it, if one did.
+    static func run(
+        _ operation: ImportOperation, giveUpAfter: Duration? = nil, givingUp: @escaping @Sendable (Received) -> Void = { _ in }
+    ) -> (result: Result<ImportSummary, ImportError>, signal: Received?) {
+        let handler = watching(giveUpAfter: giveUpAfter, isFinished: { operation.isFinished }, givingUp: givingUp) { operation.cancel() }
         OperationQueue().addOperations([operation], waitUntilFinished: true)
         return (operation.finalResult, handler.received)
     }

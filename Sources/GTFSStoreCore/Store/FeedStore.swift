@@ -222,19 +222,7 @@ extension FeedStore {
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws(ImportError) -> ImportSummary {
         let operation = ImportOperation(source: source, store: self, options: options, progressQueue: progressQueue, progressHandler: progress)
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImportSummary, ImportError>, Never>) in
-                // The import blocks its thread for its whole length: one of its own, not the cooperative pool's.
-                let thread = Thread {
-                    operation.start()
-                    continuation.resume(returning: operation.finalResult)
-                }
-                thread.name = "GTFSStoreCore.import"
-                thread.start()
-            }
-        } onCancel: {
-            operation.cancel()
-        }
+        let result = await operation.runOnThread()
         return try result.get()
     }
 

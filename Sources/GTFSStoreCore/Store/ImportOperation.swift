@@ -108,3 +108,22 @@ public final class ImportOperation: Operation, @unchecked Sendable {
         job.cancel()
     }
 }
+
+extension ImportOperation {
+    /// Runs the operation on a thread of its own (it blocks that thread for its whole length: not one of the
+    /// cooperative pool's); cancelling the task cancels it.
+    package func runOnThread() async -> Result<ImportSummary, ImportError> {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImportSummary, ImportError>, Never>) in
+                let thread = Thread {
+                    self.start()
+                    continuation.resume(returning: self.finalResult)
+                }
+                thread.name = "GTFSStoreCore.import"
+                thread.start()
+            }
+        } onCancel: {
+            self.cancel()
+        }
+    }
+}

@@ -1,13 +1,12 @@
-import Foundation
+public import Foundation
 import Synchronization
-import TestHTTPServer
 import TestSupport
 
 /// A feed served on 127.0.0.1 as a publisher serves it (`ETag`, `Last-Modified`, `Range` with `If-Range`,
 /// 304 to a matching validator), with faults queued for the next requests.
-final class ServedFeed: Sendable {
+public final class ServedFeed: Sendable {
     /// What the next request gets instead of the feed.
-    enum Fault: Sendable {
+    public enum Fault: Sendable {
         case status(Int, headers: [(String, String)] = [])
         /// The head with the whole length, half the body, then the connection closed.
         case dropHalf
@@ -25,29 +24,29 @@ final class ServedFeed: Sendable {
         case ignoreRange
     }
 
-    struct State {
-        var body: [UInt8]
-        var etag: String?
-        var lastModified: String?
-        var faults: [Fault] = []
+    public struct State: Sendable {
+        public var body: [UInt8]
+        public var etag: String?
+        public var lastModified: String?
+        public var faults: [Fault] = []
         /// Answers to paths other than the feed's: a redirect chain, another host's file.
-        var routes: [String: TestResponse] = [:]
+        public var routes: [String: TestResponse] = [:]
     }
 
-    let state: Locked<State>
-    let server: TestHTTPServer
+    public let state: Locked<State>
+    public let server: TestHTTPServer
 
-    init(body: [UInt8], etag: String? = "\"v1\"", lastModified: String? = "Wed, 25 Nov 2026 10:00:00 GMT") async throws {
+    public init(body: [UInt8], etag: String? = "\"v1\"", lastModified: String? = "Wed, 25 Nov 2026 10:00:00 GMT") async throws {
         let state = Locked(State(body: body, etag: etag, lastModified: lastModified))
         self.state = state
         server = try await TestHTTPServer { request in ServedFeed.answer(request, state: state) }
     }
 
     /// The feed's URL.
-    var url: URL { URL(string: server.url("/feed.zip"))! }
+    public var url: URL { URL(string: server.url("/feed.zip"))! }
 
     /// Serves another version.
-    func publish(_ body: [UInt8], etag: String?, lastModified: String? = nil) {
+    public func publish(_ body: [UInt8], etag: String?, lastModified: String? = nil) {
         state.withLock {
             $0.body = body
             $0.etag = etag
@@ -55,11 +54,11 @@ final class ServedFeed: Sendable {
         }
     }
 
-    func fail(_ faults: Fault...) { state.withLock { $0.faults += faults } }
+    public func fail(_ faults: Fault...) { state.withLock { $0.faults += faults } }
 
-    var requests: [TestRequest] { server.requests }
+    public var requests: [TestRequest] { server.requests }
 
-    func stop() { server.stop() }
+    public func stop() { server.stop() }
 
     private static func answer(_ request: TestRequest, state: Locked<State>) -> TestResponse {
         let (current, fault, route) = state.withLock { state -> (State, Fault?, TestResponse?) in
@@ -105,9 +104,9 @@ final class ServedFeed: Sendable {
     }
 }
 
-/// Small valid feeds whose stops' names carry their version.
-enum FeedFixture {
-    static func zip(version: Int) -> [UInt8] {
+/// Small valid feeds (200 stops, 100 trips) whose stops' names carry their version.
+public enum FeedFixture {
+    public static func zip(version: Int) -> [UInt8] {
         var zip = TestZip()
         zip.add("agency.txt", "agency_id,agency_name,agency_url,agency_timezone\nA,VBB,https://vbb.de,Europe/Berlin\n")
         zip.add("routes.txt", "route_id,agency_id,route_short_name,route_type\nR1,A,M4,900\n")
