@@ -3,7 +3,7 @@ public import GTFSStoreCore
 
 /// A feed that a ``FeedKeeper`` keeps fresh.
 public struct KeptFeed: Sendable, Hashable {
-    /// The feed's name in the store (``GTFSStoreCore/ImportOptions/feed``).
+    /// The feed's name in the store (`ImportOptions.feed`).
     public var name: String
     /// Its publisher's URL.
     public var url: URL
@@ -29,7 +29,7 @@ public struct FeedCheckReport: Sendable {
     public let started: Date
     /// How long it took.
     public let duration: Duration
-    /// The import's outcome, or why the check failed (``FetchError`` or ``GTFSStoreCore/ImportError``).
+    /// The import's outcome, or why the check failed (``FetchError`` or `ImportError`).
     public let outcome: Result<URLImportOutcome, any Error>
     /// When the feed is checked next: after its interval, or sooner after a failure (backing off).
     public let nextCheck: Date
@@ -60,7 +60,9 @@ public actor FeedKeeper {
 
     /// A keeper of `feeds` in `store`.
     /// - Parameters:
-    ///   - options: the imports' options (each feed's name replaces ``GTFSStoreCore/ImportOptions/feed``).
+    ///   - store: the store the feeds are imported into.
+    ///   - feeds: the feeds, with their URLs and intervals.
+    ///   - options: the imports' options (each feed's name replaces `ImportOptions.feed`).
     ///   - fetch: headers (each feed's are added), timeouts, retries and limits of every download.
     ///   - directory: where downloads are kept while imported (the system's temporary directory unless given).
     ///   - retryAfterFailure: the first wait after a failed check (a minute unless given).

@@ -50,7 +50,7 @@ package struct URLImport: Sendable {
 
     /// Fetches and imports, recording the check. A failed check is recorded with the validators of the
     /// version still held, which stays.
-    /// - Throws: ``FetchError`` or ``GTFSStoreCore/ImportError``.
+    /// - Throws: ``FetchError`` or `ImportError`.
     package func run(progress: (@Sendable (DownloadProgress) -> Void)?) async throws -> URLImportOutcome {
         let previous = try readCheck()
         let urlDigest = Self.digest(fetcher.url.absoluteString)
@@ -125,7 +125,7 @@ package struct URLImport: Sendable {
 extension FeedStore {
     /// Downloads the feed at `url` and imports it, conditionally: the version the store holds (checked
     /// from this URL) is asked for with its `ETag` and `Last-Modified`, and neither a 304 nor a body with the
-    /// same bytes writes anything but the check (``feedCheck(named:)``). The import is the file import's:
+    /// same bytes writes anything but the check (`feedCheck(named:)`). The import is the file import's:
     /// atomic, incremental, cancellable (cancel the task).
     ///
     /// ```swift
@@ -134,12 +134,12 @@ extension FeedStore {
     /// ```
     /// - Parameters:
     ///   - url: an http or https URL of a zip feed.
-    ///   - options: the import's options; ``ImportOptions/Update/full`` fetches and imports unconditionally.
+    ///   - options: the import's options; `ImportOptions.Update.full` fetches and imports unconditionally.
     ///   - fetch: headers, timeouts, retries, limits.
     ///   - directory: where the download is kept while it is imported (the system's temporary directory
     ///     unless given); it is removed afterwards.
     ///   - progress: the download's bytes, then the import's progress.
-    /// - Throws: ``FetchError`` or ``GTFSStoreCore/ImportError``; the store then holds what it held.
+    /// - Throws: ``FetchError`` or `ImportError`; the store then holds what it held.
     public func importFeed(
         from url: URL, options: ImportOptions = ImportOptions(), fetch: FetchOptions = FetchOptions(), directory: URL? = nil,
         progress: (@Sendable (URLImportProgress) -> Void)? = nil
