@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// One fetch in progress: its attempts, each following redirects, writing the body to the file and
 /// resuming it where the last attempt stopped when the server allows.
@@ -104,6 +105,9 @@ struct Download {
             timeout: .init(connect: Self.amount(options.connectTimeout), read: Self.amount(options.idleTimeout)))
         configuration.proxy = ProxySettings.proxy(for: url, environment: options.environment)
         configuration.decompression = .disabled
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let authorities = options.certificateAuthorities { tls.additionalTrustRoots = [.file(authorities)] }
+        configuration.tlsConfiguration = tls
         let request = makeRequest(url)
         var this = self
         // What the answer taught (the body's validators and size) counts for the next attempt, also when
@@ -165,7 +169,12 @@ struct Download {
     /// emptied; and learns the body's validators and size.
     private mutating func prepareBody(_ response: HTTPClientResponse, code: Int) throws(Failure) {
         let length = response.headers.first(name: "content-length").flatMap { Int64($0) }
-        if code == 206, let range = Self.contentRange(response.headers.first(name: "content-range")), range.start == file.size {
+        if code == 206 {
+            // The rest of the body, or else a part that fits nothing held: the next attempt starts over.
+            guard file.size > 0, let range = Self.contentRange(response.headers.first(name: "content-range")), range.start == file.size else {
+                try mapFile { () throws(FetchError) in try file.truncate() }
+                throw .retry(message: "the server sent a part of the body that does not follow what was received", after: .zero, status: nil)
+            }
             expected = range.total ?? expected
         } else {
             try mapFile { () throws(FetchError) in try file.truncate() }

@@ -22,6 +22,9 @@ public struct FetchOptions: Sendable {
     public var maxDownload: Int64 = 4 << 30
     /// The most redirects followed (never from https to http).
     public var maxRedirects = 10
+    /// A PEM file of certificate authorities trusted besides the system's (a company's own CA); TLS is
+    /// always verified.
+    public var certificateAuthorities: String?
     /// Where the proxy settings are read (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, or in lower case): the
     /// process's environment unless set.
     public var environment: [String: String] = ProcessInfo.processInfo.environment

@@ -22,6 +22,8 @@ public final class ServedFeed: Sendable {
         case redirect(String)
         /// The whole feed with 200 even to a `Range` request.
         case ignoreRange
+        /// A 206 whose part starts at byte 10, whatever was asked.
+        case misplacedPart
     }
 
     public struct State: Sendable {
@@ -100,6 +102,10 @@ public final class ServedFeed: Sendable {
                 body: Array("<html>\n<title>Maintenance</title>\u{1B}[31m we are down</html>".utf8))
         case .redirect(let location): return .answer(status: 302, headers: [("Location", location)])
         case .ignoreRange: return .answer(status: 200, headers: headers, body: current.body)
+        case .misplacedPart:
+            return .answer(
+                status: 206, headers: headers + [("Content-Range", "bytes 10-\(current.body.count - 1)/\(current.body.count)")],
+                body: Array(current.body.dropFirst(10)))
         }
     }
 }

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// An HTTP/1.1 server for tests, on 127.0.0.1 only, on a port the system picks. Each request's answer comes
@@ -12,13 +13,25 @@ public final class TestHTTPServer: Sendable {
     /// The port it listens on.
     public let port: Int
 
-    /// Starts the server.
-    public init(handler: @escaping @Sendable (TestRequest) -> TestResponse) async throws {
+    /// Whether it speaks https (with ``TestCertificate``).
+    public let isTLS: Bool
+
+    /// Starts the server, speaking https with ``TestCertificate`` when `tls`.
+    public init(tls: Bool = false, handler: @escaping @Sendable (TestRequest) -> TestResponse) async throws {
         let recorded = self.recorded
+        isTLS = tls
+        let context: NIOSSLContext? =
+            tls
+            ? try NIOSSLContext(
+                configuration: .makeServerConfiguration(
+                    certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(TestCertificate.certificate.utf8)).map { .certificate($0) },
+                    privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(TestCertificate.privateKey.utf8), format: .pem))))
+            : nil
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
                     try channel.pipeline.syncOperations.addHandler(
                         RequestHandler(handler: handler) { request in recorded.withLock { $0.append(request) } })
@@ -28,8 +41,8 @@ public final class TestHTTPServer: Sendable {
         port = channel.localAddress?.port ?? 0
     }
 
-    /// `http://127.0.0.1:PORT/path`.
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path.hasPrefix("/") ? "" : "/")\(path)" }
+    /// `http://127.0.0.1:PORT/path` (`https` for a TLS server).
+    public func url(_ path: String) -> String { "\(isTLS ? "https" : "http")://127.0.0.1:\(port)\(path.hasPrefix("/") ? "" : "/")\(path)" }
 
     /// The requests received so far.
     public var requests: [TestRequest] { recorded.withLock { $0 } }

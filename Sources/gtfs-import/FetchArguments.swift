@@ -21,6 +21,9 @@ struct FetchArguments: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Attempts after the first for errors that may pass (default 4).", valueName: "N"))
     var retries: Int = FetchOptions().retries
 
+    @Option(name: .long, help: ArgumentHelp("A PEM file of certificate authorities trusted besides the system's.", valueName: "FILE"))
+    var cacert: String?
+
     func validate() throws {
         for (flag, value) in [("--connect-timeout", connectTimeout), ("--idle-timeout", idleTimeout)] where !(value > 0 && value <= 3600) {
             throw ValidationError("\(flag) must be more than 0 and at most 3600 seconds")
@@ -43,6 +46,7 @@ struct FetchArguments: ParsableArguments {
         options.connectTimeout = .milliseconds(Int((connectTimeout * 1000).rounded()))
         options.idleTimeout = .milliseconds(Int((idleTimeout * 1000).rounded()))
         options.retries = retries
+        options.certificateAuthorities = cacert
         return options
     }
 }

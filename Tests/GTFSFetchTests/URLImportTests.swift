@@ -141,6 +141,16 @@ struct URLImportTests {
         #expect(try fixture.store.stop("S1", feed: "default")?.stopName == "Stop 1 v1")
     }
 
+    @Test("a part that does not follow what was received is dropped, and the body fetched whole")
+    func misplacedPart() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.feed.stop() }
+        fixture.feed.fail(.dropHalf, .misplacedPart)
+        guard case .imported = try await fixture.importFeed() else { Issue.record("not imported"); return }
+        #expect(fixture.feed.requests.count == 3 && fixture.feed.requests.last?.header("Range") == nil)
+        #expect(try fixture.store.stop("S1", feed: "default")?.stopName == "Stop 1 v1")
+    }
+
     @Test("500 and 503 are retried; 429 waits for Retry-After")
     func retries() async throws {
         let fixture = try await Fixture()
@@ -306,5 +316,41 @@ struct URLImportTests {
         #expect(ContinuousClock.now - start < .seconds(1))
         guard case .failure(let error) = result, case .cancelled = error as? FetchError else { Issue.record("not cancelled: \(result)"); return }
         #expect(try fixture.leftovers().isEmpty && fixture.store.feeds().isEmpty)
+    }
+}
+
+@Suite("Importing from a URL over https")
+struct TLSTests {
+    @Test("a certificate the system does not trust is refused at once; trusted, the feed is imported; https never redirects to http")
+    func verified() async throws {
+        let plain = try await ServedFeed(body: FeedFixture.zip(version: 1))
+        defer { plain.stop() }
+        let secure = try await TestHTTPServer(tls: true) { request in
+            request.target == "/down" ? .answer(status: 301, headers: [("Location", plain.url.absoluteString)]) : .answer(status: 200, body: FeedFixture.zip(version: 2))
+        }
+        defer { secure.stop() }
+        let folder = try TemporaryFolder()
+        let store = try GTFSStore(path: folder.file("gtfs.sqlite"))
+        let directory = URL(fileURLWithPath: folder.path)
+        var refused: (any Error)?
+        do {
+            _ = try await store.importFeed(from: URL(string: secure.url("/feed.zip"))!, fetch: testFetch, directory: directory)
+        } catch {
+            refused = error
+        }
+        guard case .connection(_, let message, let attempts) = refused as? FetchError else { Issue.record("not refused: \(String(describing: refused))"); return }
+        #expect(message.hasPrefix("TLS failed: ") && attempts == 1, "\(message)")
+        #expect(secure.requests.isEmpty)
+
+        var trusting = testFetch
+        trusting.certificateAuthorities = try folder.write(TestCertificate.certificate, name: "ca.pem")
+        guard case .imported = try await store.importFeed(from: URL(string: secure.url("/feed.zip"))!, fetch: trusting, directory: directory)
+        else { Issue.record("not imported"); return }
+        #expect(try store.stop("S1", feed: "default")?.stopName == "Stop 1 v2")
+        let downgrade = await #expect(throws: FetchError.self) {
+            try await store.importFeed(from: URL(string: secure.url("/down"))!, fetch: trusting, directory: directory)
+        }
+        #expect("\(downgrade!)".hasSuffix("refused a redirect from https to http (\(plain.url.absoluteString))"))
+        #expect(plain.requests.isEmpty)
     }
 }
