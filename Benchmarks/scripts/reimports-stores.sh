@@ -23,7 +23,6 @@ changed="$(vbb_changed_feed "$scale")"
 work=$(mktemp -d)
 uri="$(start_postgres "$work" 55436)"
 trap 'stop_postgres "$work"; rm -rf "$work"' EXIT
-pgbin="${GTFS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}"
 sql() { PGOPTIONS="-c client_min_messages=warning" psql "$uri" -qAt -v ON_ERROR_STOP=1 -c "$1"; }
 raw="$work/raw.txt"
 out="$bench/results/reimports-stores-$scale.md"
@@ -62,37 +61,13 @@ board_pg="SELECT trip_id, departure_time FROM a.arrivals_departures WHERE stop_i
 board_lite="SELECT trip_id, departure_time FROM arrivals_departures WHERE stop_id = '$stop' AND date = '2025-06-11' ORDER BY departure_time LIMIT 20"
 echo "$board_pg" > "$work/board.sql"
 seconds=$(python3 -c "import statistics,sys; print(int(max(10, 1.5 * statistics.median(float(l.split()[2]) for l in open('$raw') if l.startswith('postgres full')))))")
-pg_readers() { # label
-    (cd "$work" && "$pgbin/pgbench" -n -R 20 -T "$seconds" -c 1 -f board.sql -l --log-prefix="pg-$1" \
-        -h "$work/server" -p 55436 -U postgres postgres > "pgbench-$1.txt" 2>&1) || true
-}
-lite_readers() { # label
-    python3 - "$work/a.sqlite" "$board_lite" "$seconds" "$work/lite-$1.log" <<'PY'
-import sqlite3, sys, time
-path, query, seconds, log = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
-with open(log, "w") as out:
-    end = time.monotonic() + seconds
-    next_at = time.monotonic()
-    while time.monotonic() < end:
-        start = time.monotonic()
-        try:
-            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-            db.execute(query).fetchall()
-            db.close()
-            out.write(f"ok {(time.monotonic() - start) * 1e6:.0f}\n")
-        except sqlite3.Error as error:
-            out.write(f"error {(time.monotonic() - start) * 1e6:.0f} {error}\n")
-        next_at += 0.05
-        time.sleep(max(0, next_at - time.monotonic()))
-PY
-}
-pg_readers idle
-pg_readers full & readers=$!
+pg_readers "$work" 55436 "$seconds" idle
+pg_readers "$work" 55436 "$seconds" full & readers=$!
 sleep 1
 timed postgres full-with-readers "$import" --quiet --full --db "$uri" --schema a "$changed"
 wait "$readers"
-lite_readers idle
-lite_readers full & readers=$!
+lite_readers "$work" "$work/a.sqlite" "$board_lite" "$seconds" idle
+lite_readers "$work" "$work/a.sqlite" "$board_lite" "$seconds" full & readers=$!
 sleep 1
 timed sqlite full-with-readers "$import" --quiet --full --db "$work/a.sqlite" "$changed"
 wait "$readers"
@@ -102,9 +77,9 @@ wait "$readers"
     echo "# git $(git -C "$bench" rev-parse --short HEAD); $(bash "$here/machine.sh")"
 } > "$out"
 sed 's/^/    /' "$raw" >> "$out"
-python3 - "$raw" "$out" "$work" "$stop" <<'PY'
-import glob, statistics, sys
-raw, out, work, stop = sys.argv[1:]
+python3 - "$raw" "$out" "$stop" <<'PY'
+import statistics, sys
+raw, out, stop = sys.argv[1:]
 runs = {}
 for line in open(raw):
     store, case, seconds, rss = line.split()
@@ -118,28 +93,8 @@ for store in ["sqlite", "postgres"]:
         median = statistics.median(s for s, _ in values)
         lines.append(f"| {store} | {case} | {' / '.join('%.2f' % s for s, _ in values)} | {median:.2f} | "
                      f"{median / first:.3f} | {max(r for _, r in values) / 1024:.1f} |")
-def latencies(store, label):
-    ok, errors = [], 0
-    if store == "postgres":
-        for path in glob.glob(f"{work}/pg-{label}*"):
-            for line in open(path):
-                # A transaction that failed (a deadlock or serialization error) is logged as "failed".
-                if line.split()[2] == "failed": errors += 1
-                else: ok.append(int(line.split()[2]) / 1000)
-        errors += sum(line.count("aborted") for line in open(f"{work}/pgbench-{label}.txt"))
-    else:
-        for line in open(f"{work}/lite-{label}.log"):
-            kind, micros = line.split()[:2]
-            if kind == "ok": ok.append(int(micros) / 1000)
-            else: errors += 1
-    ok.sort()
-    pick = lambda q: ok[min(len(ok) - 1, int(q * len(ok)))] if ok else float("nan")
-    return f"| {store} | {label} | {len(ok)} | {errors} | {pick(0.5):.1f} | {pick(0.99):.1f} | {ok[-1] if ok else float('nan'):.1f} |"
-lines += ["", f"Readers: the board of stop {stop} on 2025-06-11 (20 rows), 20 a second", "",
-          "| store | while | answers | errors | p50 (ms) | p99 (ms) | max (ms) |", "|---|---|---|---|---|---|---|"]
-for store in ["sqlite", "postgres"]:
-    for label in ["idle", "full"]:
-        lines.append(latencies(store, label))
+lines += ["", f"Readers: the board of stop {stop} on 2025-06-11 (20 rows), 20 a second", ""]
 open(out, "a").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 PY
+python3 "$here/readers-latency.py" "$work" sqlite:idle sqlite:full postgres:idle postgres:full | tee -a "$out"

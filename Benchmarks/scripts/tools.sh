@@ -59,3 +59,33 @@ stop_postgres() { # folder
     local bin="${GTFS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}"
     runuser -u postgres -- "$bin/pg_ctl" -D "$1/server/data" -m immediate stop > /dev/null 2>&1 || true
 }
+
+# Readers of a store, 20 queries a second for SECONDS, each answer's latency logged (a reader that never
+# fails while imports land is what the stores promise). PostgreSQL through pgbench -R 20 with the query in
+# FOLDER/board.sql, logged to FOLDER/pg-LABEL*; SQLite through Python's sqlite3 (a read-only connection
+# per query), logged to FOLDER/lite-LABEL.log. readers-latency.py summarizes them.
+pg_readers() { # folder port seconds label
+    local bin="${GTFS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}"
+    (cd "$1" && "$bin/pgbench" -n -R 20 -T "$3" -c 1 -f board.sql -l --log-prefix="pg-$4" \
+        -h "$1/server" -p "$2" -U postgres postgres > "pgbench-$4.txt" 2>&1) || true
+}
+lite_readers() { # folder database query seconds label
+    python3 - "$2" "$3" "$4" "$1/lite-$5.log" <<'PY'
+import sqlite3, sys, time
+path, query, seconds, log = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+with open(log, "w") as out:
+    end = time.monotonic() + seconds
+    next_at = time.monotonic()
+    while time.monotonic() < end:
+        start = time.monotonic()
+        try:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+            db.execute(query).fetchall()
+            db.close()
+            out.write(f"ok {(time.monotonic() - start) * 1e6:.0f}\n")
+        except sqlite3.Error as error:
+            out.write(f"error {(time.monotonic() - start) * 1e6:.0f} {error}\n")
+        next_at += 0.05
+        time.sleep(max(0, next_at - time.monotonic()))
+PY
+}
