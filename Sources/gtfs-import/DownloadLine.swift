@@ -10,8 +10,8 @@ import ToolSupport
 final class DownloadLine: Sendable {
     private let isTerminal: Bool
     private let source: String
-    private let state = Locked<(start: ContinuousClock.Instant, lastPlain: ContinuousClock.Instant, open: Bool)>(
-        (ContinuousClock.now, ContinuousClock.now, false))
+    private let state = Locked<(start: ContinuousClock.Instant, lastPlain: ContinuousClock.Instant, open: Bool, bytes: Int64)>(
+        (ContinuousClock.now, ContinuousClock.now, false, 0))
 
     init(isTerminal: Bool, source: String) {
         self.isTerminal = isTerminal
@@ -21,6 +21,7 @@ final class DownloadLine: Sendable {
     func show(_ progress: DownloadProgress) {
         let now = ContinuousClock.now
         let text: String? = state.withLock { state in
+            state.bytes = progress.bytesReceived
             if !isTerminal {
                 guard now - state.lastPlain >= ProgressLine.plainInterval else { return nil }
                 state.lastPlain = now
@@ -32,15 +33,15 @@ final class DownloadLine: Sendable {
         StandardError.write(isTerminal ? "\r\u{1B}[K" + text : text + "\n")
     }
 
-    /// Ends the line on a terminal, with the download's size and time.
-    func finish(_ bytes: Int64?) {
-        let (open, elapsed) = state.withLock { state in
+    /// Ends a line drawn on a terminal with the download's size and time (when the import begins, or the
+    /// command ends); nothing otherwise, and nothing the second time.
+    func finish() {
+        let (open, elapsed, bytes) = state.withLock { state in
             defer { state.open = false }
-            return (state.open, ContinuousClock.now - state.start)
+            return (state.open, ContinuousClock.now - state.start, state.bytes)
         }
-        guard isTerminal else { return }
-        let done = bytes.map { "downloaded \(Self.size($0))  \(Format.seconds(elapsed))\n" } ?? "\n"
-        if open || bytes != nil { StandardError.write("\r\u{1B}[K" + done) }
+        guard isTerminal, open else { return }
+        StandardError.write("\r\u{1B}[K" + "downloaded \(Self.size(bytes))  \(Format.seconds(elapsed))\n")
     }
 
     /// `downloading https://…  12.3 MB of 80.1 MB  4.5 MB/s  13 s left` (the size and time left when known).

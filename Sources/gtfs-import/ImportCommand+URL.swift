@@ -29,7 +29,12 @@ extension ImportCommand {
         let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: name, queue: progressQueue)
         let download = quiet ? nil : DownloadLine(isTerminal: StandardError.isTerminal, source: fetcher.displayURL)
         var showImport: (@Sendable (ImportProgress) -> Void)?
-        if let line { showImport = { line.show($0) } }
+        if let line {
+            showImport = { progress in
+                download?.finish()
+                line.show(progress)
+            }
+        }
         let run = makeURLImport(fetcher, options: options, store: store, progress: showImport, queue: progressQueue)
         let tasks = Locked<Task<URLImportOutcome, any Error>?>(nil)
         let finished = Locked(false)
@@ -40,7 +45,7 @@ extension ImportCommand {
             try await run.run { progress in download?.show(progress) }
         }
         finished.withLock { $0 = true }
-        download?.finish(nil)
+        download?.finish()
         progressQueue.sync { line?.finish() }
         return (result, name, signals.received)
     }
