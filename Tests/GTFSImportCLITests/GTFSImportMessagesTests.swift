@@ -98,7 +98,7 @@ struct GTFSImportMessagesTests {
         #expect(names == ["Alpha", "Beta"])
     }
 
-    @Test("Inputs that cannot work are refused in words: a zip piped in, a URL, --strict on a file that is not UTF-8")
+    @Test("Inputs that cannot work are refused in words: a zip piped in, an ftp URL, a refused connection, --strict on a file that is not UTF-8")
     func refusedInputs() throws {
         let folder = try TemporaryFolder()
         let zip = try Data(contentsOf: Repository.berlin.appendingPathComponent("vbb-2025-subset.zip"))
@@ -108,9 +108,17 @@ struct GTFSImportMessagesTests {
             piped.stderr
                 == "gtfs-import: <stdin>: is a zip archive, which cannot be read as a stream: give the .zip file's path; nothing was imported\n")
 
-        let url = try ToolRunner.run("gtfs-import", ["--db", folder.file("u.sqlite"), "https://example.org/gtfs.zip"])
-        #expect(url.status == 1)
-        #expect(url.stderr == "gtfs-import: https://example.org/gtfs.zip: URLs are not supported: download the feed first\n")
+        let ftp = try ToolRunner.run("gtfs-import", ["--db", folder.file("u.sqlite"), "ftp://example.org/gtfs.zip"])
+        #expect(ftp.status == 1)
+        #expect(
+            ftp.stderr
+                == "gtfs-import: ftp://example.org/gtfs.zip: is a URL, not a path: only http and https URLs are fetched (gtfs-import URL, GTFSFetch)\n"
+        )
+        // Port 1 of this machine: nothing listens, the connection is refused at once.
+        let refused = try ToolRunner.run("gtfs-import", ["--db", folder.file("u.sqlite"), "--retries", "0", "http://127.0.0.1:1/gtfs.zip"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("gtfs-import: http://127.0.0.1:1/gtfs.zip: the connection failed: "), "\(refused.stderr)")
+        #expect(refused.stderr.hasSuffix("; nothing was imported\n") && !FileManager.default.fileExists(atPath: folder.file("u.sqlite")))
 
         let latin1 = folder.file("stops.txt")
         // "Straße" in Latin-1: 0xDF alone is not UTF-8.

@@ -14,7 +14,7 @@ struct PostgresURLImportTests {
         var options = FetchOptions()
         options.retries = 1
         options.retryDelay = .milliseconds(10)
-        options.idleTimeout = .milliseconds(500)
+        options.idleTimeout = .seconds(10)
         options.environment = [:]
         return options
     }()

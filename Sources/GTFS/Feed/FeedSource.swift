@@ -48,7 +48,7 @@ public enum FeedSource: Sendable {
             kind = try PathKind(path)
         } catch {
             let isURL = ["http://", "https://", "ftp://", "file://"].contains { path.lowercased().hasPrefix($0) }
-            throw isURL ? GTFSError(.unreadable, file: path, message: "URLs are not supported: download the feed first") : error
+            throw isURL ? GTFSError(.unreadable, file: path, message: "is a URL, not a path: only http and https URLs are fetched (gtfs-import URL, GTFSFetch)") : error
         }
         switch kind {
         case .directory:
