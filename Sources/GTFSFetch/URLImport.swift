@@ -32,7 +32,8 @@ package struct URLImport: Sendable {
     package let readCheck: @Sendable () throws -> FeedCheck?
     /// Imports the downloaded zip with the options given.
     package let importFeed: @Sendable (FeedSource, ImportOptions) async throws -> ImportSummary
-    /// Records a check; not called for a failure when the store did not exist.
+    /// Records a check; not called for a failure of a feed never checked before (a store that may not
+    /// exist yet, or a feed it does not list).
     package let recordCheck: @Sendable (FeedCheck) throws -> Void
 
     package init(

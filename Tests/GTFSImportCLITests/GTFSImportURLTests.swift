@@ -42,6 +42,35 @@ struct GTFSImportURLTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasPrefix(".gtfs-download") })
     }
 
+    @Test("SIGINT during a download exits 130, the database unchanged; --changes lists a URL import's rows")
+    func interruptAndChanges() async throws {
+        let feed = try await ServedFeed(body: FeedFixture.zip(version: 1))
+        defer { feed.stop() }
+        let folder = try TemporaryFolder()
+        let db = folder.file("gtfs.sqlite")
+        let url = feed.url.absoluteString
+        #expect(try Self.run([url, "--db", db, "--quiet"]).status == 0)
+        let before = try Self.state(db)
+        feed.publish(FeedFixture.zip(version: 2), etag: "\"v2\"")
+        feed.fail(.stall)
+        let running = try ToolRunner.start("gtfs-import", [url, "--db", db], environment: Self.environment)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while feed.requests.count < 2 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        try await Task.sleep(for: .milliseconds(200))
+        running.send(SIGINT)
+        let output = try #require(running.wait(timeout: .seconds(10)))
+        #expect(output.status == 130 && output.stderr.hasSuffix("cancelled by SIGINT; \(db) is unchanged\n"), "\(output.stderr)")
+        #expect(try Self.state(db) == before)
+
+        let changes = folder.file("changes.jsonl")
+        let run = try Self.run([url, "--db", db, "--quiet", "--changes", changes])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try String(contentsOfFile: changes, encoding: .utf8).split(separator: "\n")
+        // The stops' 200 new names, then the summary line.
+        #expect(lines.count == 201 && lines.dropLast().allSatisfy { $0.contains("\"change\":\"update\"") && $0.contains(" v2\"}") })
+        #expect(lines.last?.contains("\"complete\":true") == true)
+    }
+
     @Test("failures exit 1 with their message and leave the database as it was", arguments: [
         (ServedFeed.Fault.status(404), "the server answered 404 Not Found"),
         (.html, "is not a zip feed; it begins \"<html>\\n<title>Maintenance</title>"),
