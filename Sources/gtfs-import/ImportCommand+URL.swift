@@ -19,14 +19,7 @@ extension ImportCommand {
         } catch {
             throw ToolFailure("\(error); nothing was imported")
         }
-        var store: PostgresStore?
-        if database.isServer {
-            store = try database.openServer(nothing: "nothing was imported")
-            store?.usesPostGIS = !noPostgis
-        }
-        let name = store.map { "\($0.target) schema \(database.schema)" } ?? database.path ?? ""
-        let progressQueue = DispatchQueue(label: "gtfs-import.progress")
-        let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: name, queue: progressQueue)
+        let (store, name, progressQueue, line) = try openTarget()
         let download = quiet ? nil : DownloadLine(isTerminal: StandardError.isTerminal, source: fetcher.displayURL)
         var showImport: (@Sendable (ImportProgress) -> Void)?
         if let line {

@@ -186,14 +186,7 @@ struct ImportCommand: ParsableCommand {
     private func runImport(
         _ source: FeedSource, options: ImportOptions
     ) throws(ToolFailure) -> (Result<URLImportOutcome, any Error>, String, SignalCancellation.Received?) {
-        var store: PostgresStore?
-        if database.isServer {
-            store = try database.openServer(nothing: "nothing was imported")
-            store?.usesPostGIS = !noPostgis
-        }
-        let name = store.map { "\($0.target) schema \(database.schema)" } ?? database.path ?? ""
-        let progressQueue = DispatchQueue(label: "gtfs-import.progress")
-        let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: name, queue: progressQueue)
+        let (store, name, progressQueue, line) = try openTarget()
         var handler: (@Sendable (ImportProgress) -> Void)?
         if let line { handler = { line.show($0) } }
         let operation =
@@ -207,6 +200,20 @@ struct ImportCommand: ParsableCommand {
         }
         progressQueue.sync { line?.finish() }
         return (result.map { .imported($0) }.mapError { $0 }, name, signal)
+    }
+
+    /// The server's store when `--db` names one (the file is opened by the import), the store's name for
+    /// messages (a server without its password), and the progress line with its queue (none with `--quiet`).
+    func openTarget() throws(ToolFailure) -> (PostgresStore?, String, DispatchQueue, ProgressLine?) {
+        var store: PostgresStore?
+        if database.isServer {
+            store = try database.openServer(nothing: "nothing was imported")
+            store?.usesPostGIS = !noPostgis
+        }
+        let name = store.map { "\($0.target) schema \(database.schema)" } ?? database.path ?? ""
+        let progressQueue = DispatchQueue(label: "gtfs-import.progress")
+        let line = quiet ? nil : ProgressLine(isTerminal: StandardError.isTerminal, database: name, queue: progressQueue)
+        return (store, name, progressQueue, line)
     }
 
     /// How long a cancelled import into a server may take to end before the process ends anyway.

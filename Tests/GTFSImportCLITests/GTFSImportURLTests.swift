@@ -22,6 +22,18 @@ struct GTFSImportURLTests {
             .joined(separator: "\n")
     }
 
+    /// A served feed whose first version `gtfs.sqlite` in a folder of its own holds, its second version
+    /// published; the database's state before anything else happens.
+    static func secondVersionPublished() async throws -> (ServedFeed, TemporaryFolder, String) {
+        let feed = try await ServedFeed(body: FeedFixture.zip(version: 1))
+        let folder = try TemporaryFolder()
+        let db = folder.file("gtfs.sqlite")
+        #expect(try Self.run([feed.url.absoluteString, "--db", db, "--quiet"]).status == 0)
+        let before = try Self.state(db)
+        feed.publish(FeedFixture.zip(version: 2), etag: "\"v2\"")
+        return (feed, folder, before)
+    }
+
     @Test("a URL is imported, then not modified (exit 0, nothing written); list shows the check")
     func importAndNotModified() async throws {
         let feed = try await ServedFeed(body: FeedFixture.zip(version: 1))
@@ -44,14 +56,9 @@ struct GTFSImportURLTests {
 
     @Test("SIGINT during a download exits 130, the database unchanged; --changes lists a URL import's rows")
     func interruptAndChanges() async throws {
-        let feed = try await ServedFeed(body: FeedFixture.zip(version: 1))
+        let (feed, folder, before) = try await Self.secondVersionPublished()
         defer { feed.stop() }
-        let folder = try TemporaryFolder()
-        let db = folder.file("gtfs.sqlite")
-        let url = feed.url.absoluteString
-        #expect(try Self.run([url, "--db", db, "--quiet"]).status == 0)
-        let before = try Self.state(db)
-        feed.publish(FeedFixture.zip(version: 2), etag: "\"v2\"")
+        let (db, url) = (folder.file("gtfs.sqlite"), feed.url.absoluteString)
         feed.fail(.stall)
         let running = try ToolRunner.start("gtfs-import", [url, "--db", db], environment: Self.environment)
         let deadline = ContinuousClock.now + .seconds(30)
@@ -79,14 +86,9 @@ struct GTFSImportURLTests {
         (.stall, "no data for 0.5 s (idle timeout) (2 attempts)"),
     ])
     func failures(fault: ServedFeed.Fault, message: String) async throws {
-        let feed = try await ServedFeed(body: FeedFixture.zip(version: 1))
+        let (feed, folder, before) = try await Self.secondVersionPublished()
         defer { feed.stop() }
-        let folder = try TemporaryFolder()
-        let db = folder.file("gtfs.sqlite")
-        let url = feed.url.absoluteString
-        #expect(try Self.run([url, "--db", db, "--quiet"]).status == 0)
-        let before = try Self.state(db)
-        feed.publish(FeedFixture.zip(version: 2), etag: "\"v2\"")
+        let (db, url) = (folder.file("gtfs.sqlite"), feed.url.absoluteString)
         for _ in 0..<2 { feed.fail(fault) }
         let run = try Self.run([url, "--db", db, "--max-download", "1M"] + Self.fast)
         #expect(run.status == 1)
