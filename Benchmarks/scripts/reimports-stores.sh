@@ -28,14 +28,7 @@ raw="$work/raw.txt"
 out="$bench/results/reimports-stores-$scale.md"
 cat "$feed" "$changed" > /dev/null  # page cache
 
-timed() { # store case command...
-    local store="$1" case="$2"
-    shift 2
-    sync
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" > /dev/null 2> "$work/stderr" \
-        || { cat "$work/stderr" >&2; echo "reimports-stores.sh: $store $case failed" >&2; exit 1; }
-    echo "$store $case $(tail -1 "$work/time")" >> "$raw"
-}
+timed() { timed_case "$work" "$@"; }
 sqlite_round() {
     rm -f "$work"/a.sqlite*
     timed sqlite first "$import" --quiet --db "$work/a.sqlite" "$feed"
@@ -77,24 +70,9 @@ wait "$readers"
     echo "# git $(git -C "$bench" rev-parse --short HEAD); $(bash "$here/machine.sh")"
 } > "$out"
 sed 's/^/    /' "$raw" >> "$out"
-python3 - "$raw" "$out" "$stop" <<'PY'
-import statistics, sys
-raw, out, stop = sys.argv[1:]
-runs = {}
-for line in open(raw):
-    store, case, seconds, rss = line.split()
-    runs.setdefault((store, case), []).append((float(seconds), int(rss)))
-lines = ["", "| store | case | seconds | median | / first | peak RSS (MB) |", "|---|---|---|---|---|---|"]
-for store in ["sqlite", "postgres"]:
-    first = statistics.median(s for s, _ in runs[(store, "first")])
-    for case in ["first", "same", "changed", "full", "full-with-readers"]:
-        if (store, case) not in runs: continue
-        values = runs[(store, case)]
-        median = statistics.median(s for s, _ in values)
-        lines.append(f"| {store} | {case} | {' / '.join('%.2f' % s for s, _ in values)} | {median:.2f} | "
-                     f"{median / first:.3f} | {max(r for _, r in values) / 1024:.1f} |")
-lines += ["", f"Readers: the board of stop {stop} on 2025-06-11 (20 rows), 20 a second", ""]
-open(out, "a").write("\n".join(lines) + "\n")
-print("\n".join(lines))
-PY
-python3 "$here/readers-latency.py" "$work" sqlite:idle sqlite:full postgres:idle postgres:full | tee -a "$out"
+{
+    echo
+    python3 "$here/runs-table.py" "$raw" first first same changed full full-with-readers
+    printf '\nReaders: the board of stop %s on 2025-06-11 (20 rows), 20 a second\n\n' "$stop"
+    python3 "$here/readers-latency.py" "$work" sqlite:idle sqlite:full postgres:idle postgres:full
+} | tee -a "$out"

@@ -89,3 +89,14 @@ with open(log, "w") as out:
         time.sleep(max(0, next_at - time.monotonic()))
 PY
 }
+
+# Runs a command after a `sync`, timed with /usr/bin/time, and appends `STORE CASE SECONDS PEAK_RSS_KB` to
+# FOLDER/raw.txt; a command that fails ends the script with its standard error.
+timed_case() { # folder store case command...
+    local folder="$1" store="$2" case="$3"
+    shift 3
+    sync
+    /usr/bin/time -f "%e %M" -o "$folder/time" "$@" > /dev/null 2> "$folder/stderr" \
+        || { cat "$folder/stderr" >&2; echo "$(basename "$0"): $store $case failed" >&2; exit 1; }
+    echo "$store $case $(tail -1 "$folder/time")" >> "$folder/raw.txt"
+}
