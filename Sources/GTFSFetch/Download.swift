@@ -16,12 +16,18 @@ struct Download {
     private var bodyValidators = FeedValidators(etag: nil, lastModified: nil)
     private var expected: Int64?
     private var lastReport = ContinuousClock.now
+    /// Whether this fetch has had a body: the validators it was given then belong to an older version, and a
+    /// later attempt must not ask with them.
+    private var sawBody = false
+    /// Where the last hop's answer came from (the URL the redirects led to).
+    private(set) var finalURL: URL
 
     init(fetcher: FeedFetcher, file: DownloadFile, validators: FeedValidators?, progress: (@Sendable (DownloadProgress) -> Void)?) {
         self.fetcher = fetcher
         self.file = file
         self.validators = validators
         self.progress = progress
+        finalURL = fetcher.url
     }
 
     private var options: FetchOptions { fetcher.options }
@@ -52,7 +58,7 @@ struct Download {
                 throw .connection(url: display, message: message, attempts: attempt)
             }
             let wait = after ?? RetryPolicy.backoff(retry: attempt, first: options.retryDelay, longest: options.longestRetryDelay)
-            if wait > options.longestRetryDelay { throw .retryTooLate(url: display, seconds: Int(wait / .seconds(1))) }
+            if wait > options.longestRetryDelay { throw .retryTooLate(url: display, seconds: Int((wait / .seconds(1)).rounded(.up))) }
             do {
                 try await Task.sleep(for: wait)
             } catch {
@@ -75,7 +81,10 @@ struct Download {
             } catch {
                 throw Self.classify(error, options: options, url: display)
             }
-            guard let next else { return file.size == 0 && validators != nil && expected == -1 ? .notModified : try downloaded() }
+            guard let next else {
+                finalURL = url
+                return file.size == 0 && validators != nil && expected == -1 ? .notModified(finalURL: url) : try downloaded()
+            }
             if url.scheme?.lowercased() == "https" && next.scheme?.lowercased() == "http" {
                 throw .final(.insecureRedirect(from: RedactedURL.text(url), to: RedactedURL.text(next)))
             }
@@ -91,7 +100,7 @@ struct Download {
     private func downloaded() throws(Failure) -> FetchOutcome {
         do {
             let digest = try file.finish()
-            return .downloaded(DownloadedFeed(file: file.url, bytes: file.size, sha256: digest, validators: bodyValidators))
+            return .downloaded(DownloadedFeed(file: file.url, bytes: file.size, sha256: digest, validators: bodyValidators, finalURL: finalURL))
         } catch {
             throw .final(error)
         }
@@ -130,9 +139,14 @@ struct Download {
         if file.size > 0, let validator = bodyValidators.rangeValidator {
             request.headers.add(name: "Range", value: "bytes=\(file.size)-")
             request.headers.add(name: "If-Range", value: validator)
-        } else if let validators {
-            if let etag = validators.etag { request.headers.add(name: "If-None-Match", value: etag) }
-            if let date = validators.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
+        } else if let validators, !sawBody {
+            // The entity tag alone when there is one: a date compares the resource's time, which a new file
+            // behind a redirect may carry from an older build.
+            if let etag = validators.etag {
+                request.headers.add(name: "If-None-Match", value: etag)
+            } else if let date = validators.lastModified {
+                request.headers.add(name: "If-Modified-Since", value: date)
+            }
         }
         return request
     }
@@ -147,7 +161,7 @@ struct Download {
                 FeedFetcher.isFetchable(next)
             else { throw Failure.final(.badRedirect(url: RedactedURL.text(url), code: code)) }
             return next
-        case 304 where validators != nil && file.size == 0:
+        case 304 where validators != nil && file.size == 0 && !sawBody:
             expected = -1
             return nil
         case 200, 206:
@@ -155,7 +169,7 @@ struct Download {
             try await write(response.body)
             return nil
         case 416:
-            try file.truncate()
+            try mapFile { () throws(FetchError) in try file.truncate() }
             throw Failure.retry(message: "the server refused to resume (416)", after: .zero, status: (code, response.status.reasonPhrase))
         case 408, 429, 500...599:
             let after = RetryPolicy.retryAfter(response.headers.first(name: "retry-after"))
@@ -171,7 +185,12 @@ struct Download {
         let length = response.headers.first(name: "content-length").flatMap { Int64($0) }
         if code == 206 {
             // The rest of the body, or else a part that fits nothing held: the next attempt starts over.
-            guard file.size > 0, let range = Self.contentRange(response.headers.first(name: "content-range")), range.start == file.size else {
+            let sameVersion =
+                (response.headers.first(name: "etag") ?? bodyValidators.etag) == bodyValidators.etag
+                && (response.headers.first(name: "last-modified") ?? bodyValidators.lastModified) == bodyValidators.lastModified
+            guard file.size > 0, sameVersion, let range = Self.contentRange(response.headers.first(name: "content-range")),
+                range.start == file.size, range.total == nil || expected == nil || range.total == expected
+            else {
                 try mapFile { () throws(FetchError) in try file.truncate() }
                 throw .retry(message: "the server sent a part of the body that does not follow what was received", after: .zero, status: nil)
             }
@@ -179,6 +198,7 @@ struct Download {
         } else {
             try mapFile { () throws(FetchError) in try file.truncate() }
             bodyValidators = FeedValidators(etag: response.headers.first(name: "etag"), lastModified: response.headers.first(name: "last-modified"))
+            sawBody = true
             expected = code == 200 ? length : nil
         }
         if let expected, expected > options.maxDownload { throw .final(.tooLarge(url: display, limit: options.maxDownload)) }
@@ -242,7 +262,13 @@ extension Download {
             case .connectTimeout: return .retry(message: "no connection within \(seconds(options.connectTimeout)) (connect timeout)", after: nil, status: nil)
             case .cancelled: return .final(.cancelled)
             case .remoteConnectionClosed: return .retry(message: "the server closed the connection before the body ended", after: nil, status: nil)
-            default: break
+            default:
+                // Its description may quote what was sent (a header's value): the case's name alone.
+                let name = String(describing: error).prefix { $0 != "(" }
+                if name.contains("invalidHeaderField") {
+                    return .final(.invalidHeader("a header cannot be sent (a character HTTP does not allow)"))
+                }
+                return .retry(message: "the connection failed: \(name)", after: nil, status: nil)
             }
         }
         let text = String(describing: error)

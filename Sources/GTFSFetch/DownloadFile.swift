@@ -1,5 +1,6 @@
 import Foundation
 import GTFS
+import Synchronization
 
 /// The file a download is written to, with the SHA-256 of what it holds so far: created empty (mode 0600,
 /// a feed behind a key is private), appended to, truncated when a server starts over, removed unless kept.
@@ -21,12 +22,22 @@ final class DownloadFile {
             throw .file(path: directory.path, message: "cannot create a file there (\(reason))")
         }
         self.handle = handle
+        Self.inProgress.withLock { _ = $0.insert(url.path) }
+    }
+
+    /// The files of the downloads under way in this process, for a process that must end at once.
+    static let inProgress = Mutex<Set<String>>([])
+
+    /// Deletes the files of the downloads under way (a process ending without their cleanup).
+    static func removeAllInProgress() {
+        for path in inProgress.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// Appends `bytes`.
     func append(_ bytes: UnsafeRawBufferPointer) throws(FetchError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         do {
-            try handle.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count, deallocator: .none))
+            try handle.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
         } catch {
             throw .file(path: url.path, message: (error as NSError).localizedDescription)
         }
@@ -62,6 +73,12 @@ final class DownloadFile {
     func remove() {
         try? handle.close()
         try? FileManager.default.removeItem(at: url)
+        released()
+    }
+
+    /// Hands the finished file to the caller, which removes it.
+    func released() {
+        _ = Self.inProgress.withLock { $0.remove(url.path) }
     }
 
     /// Whether the first bytes are a zip's: a local file header, or the end record of an empty zip.

@@ -31,7 +31,8 @@ public struct FeedFetcher: Sendable {
     /// A fetcher of the URL `text`.
     /// - Throws: ``FetchError/invalidURL(_:)``.
     public init(url text: String, options: FetchOptions = FetchOptions()) throws(FetchError) {
-        guard let url = URL(string: text) else { throw .invalidURL(GTFSFetchText.shortened(text)) }
+        // A text that is not a URL is not shown whole: it may hold a key in its query or a password.
+        guard let url = URL(string: text) else { throw .invalidURL(GTFSFetchText.withoutSecrets(text)) }
         try self.init(url: url, options: options)
     }
 
@@ -44,6 +45,10 @@ public struct FeedFetcher: Sendable {
     static func isFetchable(_ url: URL) -> Bool {
         ["http", "https"].contains(url.scheme?.lowercased() ?? "") && !(url.host ?? "").isEmpty
     }
+
+    /// Deletes the files of the downloads under way in this process: for a process about to end without
+    /// letting them finish (a tool giving up after a signal), which would otherwise leave them behind.
+    package static func removeDownloadsInProgress() { DownloadFile.removeAllInProgress() }
 
     /// The URL as messages show it (``RedactedURL``).
     public var displayURL: String { RedactedURL.text(url) }
@@ -63,8 +68,9 @@ public struct FeedFetcher: Sendable {
         var download = Download(fetcher: self, file: file, validators: validators, progress: progress)
         do {
             let outcome = try await download.run()
-            if case .notModified = outcome { file.remove() }
-            return outcome
+            // A 304 leaves no file; a body's file is the caller's now.
+            if case .notModified = outcome { file.remove() } else { file.released() }
+            return outcome.at(download.finalURL)
         } catch {
             file.remove()
             throw error
@@ -88,19 +94,29 @@ public struct FeedValidators: Sendable, Hashable {
     /// Whether there is any.
     public var isEmpty: Bool { etag == nil && lastModified == nil }
 
-    /// What `If-Range` takes: a strong entity tag, else the date.
+    /// What `If-Range` takes: a strong entity tag, else the date when there is no tag at all (a weak tag
+    /// cannot say the bytes are the same, and a date beside it may not be sent: RFC 9110, 13.1.5).
     var rangeValidator: String? {
-        if let etag, !etag.hasPrefix("W/") { return etag }
-        return lastModified
+        guard let etag else { return lastModified }
+        return etag.hasPrefix("W/") ? nil : etag
     }
 }
 
 /// How a fetch ended.
 public enum FetchOutcome: Sendable {
-    /// The server answered 304 Not Modified: the held version is current.
-    case notModified
+    /// The server at `finalURL` (where the redirects led) answered 304 Not Modified: the held version is current.
+    case notModified(finalURL: URL)
     /// The body, in a file.
     case downloaded(DownloadedFeed)
+
+    /// The outcome with the URL the redirects led to.
+    func at(_ url: URL) -> FetchOutcome {
+        switch self {
+        case .notModified: .notModified(finalURL: url)
+        case .downloaded(let feed):
+            .downloaded(DownloadedFeed(file: feed.file, bytes: feed.bytes, sha256: feed.sha256, validators: feed.validators, finalURL: url))
+        }
+    }
 }
 
 /// A feed's body in a file, with what identifies it.
@@ -113,6 +129,8 @@ public struct DownloadedFeed: Sendable {
     public let sha256: String
     /// The response's validators.
     public let validators: FeedValidators
+    /// The URL the redirects led to, which answered with the body.
+    public let finalURL: URL
 }
 
 /// How far a download is.
@@ -126,6 +144,14 @@ public struct DownloadProgress: Sendable {
 }
 
 enum GTFSFetchText {
-    /// At most 80 characters of a text a message quotes.
-    static func shortened(_ text: String) -> String { text.count > 80 ? String(text.prefix(77)) + "…" : text }
+    /// A text given as a URL that does not parse, as a message may show it: without what follows `?` or
+    /// `#`, without what precedes `@` after the scheme, at most 80 characters.
+    static func withoutSecrets(_ text: String) -> String {
+        var shown = String(text.prefix { $0 != "?" && $0 != "#" })
+        if let scheme = shown.range(of: "://"), let at = shown[scheme.upperBound...].firstIndex(of: "@") {
+            shown.removeSubrange(scheme.upperBound...at)
+        }
+        if shown.count < text.count { shown += "…" }
+        return shown.count > 80 ? String(shown.prefix(77)) + "…" : shown
+    }
 }

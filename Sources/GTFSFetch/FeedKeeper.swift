@@ -12,12 +12,12 @@ public struct KeptFeed: Sendable, Hashable {
     /// How often it is checked.
     public var every: Duration
 
-    /// A feed checked every `every` (an hour unless given).
+    /// A feed checked every `every` (an hour unless given; at least a second).
     public init(name: String, url: URL, headers: [HTTPHeaderField] = [], every: Duration = .seconds(3600)) {
         self.name = name
         self.url = url
         self.headers = headers
-        self.every = every
+        self.every = max(every, .seconds(1))
     }
 }
 
@@ -112,8 +112,10 @@ public actor FeedKeeper {
     public func run() async {
         var due: [String: Date] = [:]
         for feed in feeds {
-            let last = lastCheck(feed.name)
-            due[feed.name] = last.flatMap { $0.result == .failed ? nil : $0.checkedAt.addingTimeInterval(feed.every / .seconds(1)) } ?? Date()
+            // Checked before from this URL and not failed: due its interval after that check.
+            let origin = URLImport.digest(feed.url.absoluteString)
+            let last = lastCheck(feed.name).flatMap { $0.result != .failed && ($0.urlDigest ?? "").hasPrefix(origin) ? $0 : nil }
+            due[feed.name] = last.map { $0.checkedAt.addingTimeInterval(feed.every / .seconds(1)) } ?? Date()
         }
         while !Task.isCancelled {
             guard let next = feeds.min(by: { due[$0.name]! < due[$1.name]! }) else { return }
@@ -126,8 +128,23 @@ public actor FeedKeeper {
         }
     }
 
-    /// One check, reported.
+    /// One check, after the one in flight, if any: a keeper's checks never overlap, also when ``run()`` and
+    /// ``checkAll()`` are called together (an actor lets another call in while one awaits).
     private func check(_ feed: KeptFeed) async -> FeedCheckReport {
+        let previous = inFlight
+        let task = Task { () -> FeedCheckReport in
+            _ = await previous?.value
+            return await self.perform(feed)
+        }
+        inFlight = task
+        return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+    }
+
+    /// The check in flight, or the last one.
+    private var inFlight: Task<FeedCheckReport, Never>?
+
+    /// One check, reported.
+    private func perform(_ feed: KeptFeed) async -> FeedCheckReport {
         let started = Date()
         let clock = ContinuousClock.now
         let outcome: Result<URLImportOutcome, any Error>

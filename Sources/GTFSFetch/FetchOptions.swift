@@ -47,8 +47,10 @@ public struct HTTPHeaderField: Sendable, Hashable, CustomStringConvertible {
         guard !name.isEmpty, name.unicodeScalars.allSatisfy(token.contains) else {
             throw .invalidHeader("header name \(RedactedURL.escaped(Array(name.utf8.prefix(40)))) is not a valid HTTP name")
         }
-        guard !value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
-            throw .invalidHeader("the value of header \(name) holds a line break")
+        // HTTP allows tabs and visible characters: a control character is refused here, where the message
+        // can name the header without its value.
+        guard !value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else {
+            throw .invalidHeader("the value of header \(name) holds a control character (a line break, an escape)")
         }
         self.name = name
         self.value = value.trimmingCharacters(in: .whitespaces)

@@ -11,15 +11,16 @@ enum RetryPolicy {
         return .seconds(Double.random(in: (seconds / 10)...max(seconds, seconds / 10)))
     }
 
-    /// A `Retry-After` value: seconds, or an HTTP date (then the time until it, at least 0).
+    /// A `Retry-After` value: seconds, or an HTTP date (then the time until it), from 0 to a day.
     static func retryAfter(_ text: String?, now: Date = Date()) -> Duration? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        if let seconds = Int(text) { return .seconds(max(0, seconds)) }
+        // Clamped to a day: a larger value means the same (too late to wait for) and cannot overflow.
+        if let seconds = Int(text) { return .seconds(min(max(0, seconds), 86_400)) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: text) else { return nil }
-        return .seconds(max(0, date.timeIntervalSince(now).rounded(.up)))
+        return .seconds(min(max(0, date.timeIntervalSince(now).rounded(.up)), 86_400))
     }
 }

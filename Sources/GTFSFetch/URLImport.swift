@@ -54,16 +54,24 @@ package struct URLImport: Sendable {
     /// - Throws: ``FetchError`` or `ImportError`.
     package func run(progress: (@Sendable (DownloadProgress) -> Void)?) async throws -> URLImportOutcome {
         let previous = try readCheck()
-        let urlDigest = Self.digest(fetcher.url.absoluteString)
+        let origin = Self.digest(fetcher.url.absoluteString)
         // The held version's validators count only while it is the version they came with, from this URL.
-        let usable = previous.flatMap { $0.holdsCheckedVersion && $0.urlDigest == urlDigest && options.update != .full ? $0 : nil }
+        let usable = previous.flatMap {
+            $0.holdsCheckedVersion && ($0.urlDigest ?? "").hasPrefix(origin) && options.update != .full ? $0 : nil
+        }
         let validators = usable.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }.flatMap { $0.isEmpty ? nil : $0 }
         var check = FeedCheck(
-            feed: options.feed, source: fetcher.displayURL, urlDigest: urlDigest, etag: usable?.etag, lastModified: usable?.lastModified,
-            bodyDigest: usable?.bodyDigest, contentHash: usable?.contentHash, checkedAt: Date(), result: .failed, message: nil)
-        let outcome: FetchOutcome
+            feed: options.feed, source: fetcher.displayURL, urlDigest: usable?.urlDigest ?? origin, etag: usable?.etag,
+            lastModified: usable?.lastModified, bodyDigest: usable?.bodyDigest, contentHash: usable?.contentHash, checkedAt: Date(),
+            result: .failed, message: nil)
+        var outcome: FetchOutcome
         do {
             outcome = try await fetcher.fetch(validators: validators, into: directory, progress: progress)
+            // A 304 from another URL than the one the held version came from (the redirects lead elsewhere
+            // now) says nothing about that version: asked again, unconditionally.
+            if case .notModified(let final) = outcome, usable?.urlDigest != Self.urlDigest(origin: origin, final: final) {
+                outcome = try await fetcher.fetch(validators: nil, into: directory, progress: progress)
+            }
         } catch {
             if case .cancelled = error { throw error }
             record(&check, .failed, message: error.description, storeExists: previous != nil)
@@ -74,15 +82,22 @@ package struct URLImport: Sendable {
             record(&check, .notModified, storeExists: true)
             return .notModified(since: usable?.lastModified ?? Self.text(previous?.checkedAt ?? Date()))
         case .downloaded(let feed):
-            defer { try? FileManager.default.removeItem(at: feed.file) }
+            // Still this process's to remove if it must end during the import.
+            DownloadFile.inProgress.withLock { _ = $0.insert(feed.file.path) }
+            defer {
+                try? FileManager.default.removeItem(at: feed.file)
+                DownloadFile.inProgress.withLock { _ = $0.remove(feed.file.path) }
+            }
             return try await take(feed, check: &check, usable: usable, hadCheck: previous != nil)
         }
     }
 
     /// The downloaded body: unchanged bytes, or an import.
     private func take(_ feed: DownloadedFeed, check: inout FeedCheck, usable: FeedCheck?, hadCheck: Bool) async throws -> URLImportOutcome {
+        let held = (check.etag, check.lastModified, check.urlDigest)
         check.etag = feed.validators.etag
         check.lastModified = feed.validators.lastModified
+        check.urlDigest = Self.urlDigest(origin: Self.digest(fetcher.url.absoluteString), final: feed.finalURL)
         if let usable, usable.bodyDigest == feed.sha256 {
             record(&check, .unchanged, storeExists: true)
             return .unchanged
@@ -98,8 +113,7 @@ package struct URLImport: Sendable {
         } catch {
             if (error as? ImportError)?.isCancellation == true { throw error }
             // The version held stays, and with it the validators it came with.
-            check.etag = usable?.etag
-            check.lastModified = usable?.lastModified
+            (check.etag, check.lastModified, check.urlDigest) = held
             record(&check, .failed, message: "\(error)", storeExists: hadCheck)
             throw error
         }
@@ -113,6 +127,10 @@ package struct URLImport: Sendable {
         guard storeExists || result != .failed else { return }
         try? recordCheck(check)
     }
+
+    /// What `feed_checks.url_digest` holds: the SHA-256 of the URL asked for, a space, and that of the URL
+    /// the redirects led to.
+    static func urlDigest(origin: String, final: URL) -> String { origin + " " + digest(final.absoluteString) }
 
     static func digest(_ text: String) -> String {
         let hasher = ContentHasher()

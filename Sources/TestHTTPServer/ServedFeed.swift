@@ -24,6 +24,9 @@ public final class ServedFeed: Sendable {
         case ignoreRange
         /// A 206 whose part starts at byte 10, whatever was asked.
         case misplacedPart
+        /// A server that ignores `If-Range`: the rest of another version (its body and tag) from the byte
+        /// asked for, which it publishes.
+        case spliced(body: [UInt8], etag: String)
     }
 
     public struct State: Sendable {
@@ -66,6 +69,7 @@ public final class ServedFeed: Sendable {
         let (current, fault, route) = state.withLock { state -> (State, Fault?, TestResponse?) in
             let route = state.routes[request.target]
             let fault = route == nil && !state.faults.isEmpty ? state.faults.removeFirst() : nil
+            if case .spliced(let body, let etag) = fault { (state.body, state.etag) = (body, etag) }
             return (state, fault, route)
         }
         if let route { return route }
@@ -73,7 +77,7 @@ public final class ServedFeed: Sendable {
         if let etag = current.etag { validators.append(("ETag", etag)) }
         if let date = current.lastModified { validators.append(("Last-Modified", date)) }
         let headers = validators + [("Accept-Ranges", "bytes"), ("Content-Type", "application/zip")]
-        if let fault { return answer(fault, current: current, headers: headers) }
+        if let fault { return answer(fault, request: request, current: current, headers: headers) }
         if let tag = request.header("If-None-Match"), tag == current.etag { return .answer(status: 304, headers: validators) }
         if current.etag == nil, let date = request.header("If-Modified-Since"), date == current.lastModified {
             return .answer(status: 304, headers: validators)
@@ -88,7 +92,7 @@ public final class ServedFeed: Sendable {
         return .answer(status: 200, headers: headers, body: current.body)
     }
 
-    private static func answer(_ fault: Fault, current: State, headers: [(String, String)]) -> TestResponse {
+    private static func answer(_ fault: Fault, request: TestRequest, current: State, headers: [(String, String)]) -> TestResponse {
         switch fault {
         case .status(let code, let extra): return .answer(status: code, headers: extra, body: Array("failure \(code)".utf8))
         case .dropHalf:
@@ -102,6 +106,12 @@ public final class ServedFeed: Sendable {
                 body: Array("<html>\n<title>Maintenance</title>\u{1B}[31m we are down</html>".utf8))
         case .redirect(let location): return .answer(status: 302, headers: [("Location", location)])
         case .ignoreRange: return .answer(status: 200, headers: headers, body: current.body)
+        case .spliced:
+            let start = request.header("Range").flatMap { Int($0.dropFirst(6).dropLast()) } ?? 0
+            return .answer(
+                status: 206,
+                headers: [("ETag", current.etag ?? ""), ("Content-Range", "bytes \(start)-\(current.body.count - 1)/\(current.body.count)")],
+                body: Array(current.body.dropFirst(start)))
         case .misplacedPart:
             return .answer(
                 status: 206, headers: headers + [("Content-Range", "bytes 10-\(current.body.count - 1)/\(current.body.count)")],

@@ -51,7 +51,10 @@ final class DownloadLine: Sendable {
         var parts = ["downloading \(source)", size(progress.bytesReceived)]
         if let total = progress.expectedBytes, total > 0 {
             parts[1] += " of \(size(total))"
-            if rate > 0 { parts.append("\(size(Int64(rate)))/s  \(Int((Double(total - progress.bytesReceived) / rate).rounded(.up))) s left") }
+            if rate > 0 {
+                let left = min(Double(total - progress.bytesReceived) / rate, 1e9)
+                parts.append("\(size(Int64(rate)))/s  \(Int(left.rounded(.up))) s left")
+            }
         } else {
             parts.append("\(size(Int64(rate)))/s")
         }

@@ -25,8 +25,8 @@ struct FetchArguments: ParsableArguments {
     var cacert: String?
 
     func validate() throws {
-        for (flag, value) in [("--connect-timeout", connectTimeout), ("--idle-timeout", idleTimeout)] where !(value > 0 && value <= 3600) {
-            throw ValidationError("\(flag) must be more than 0 and at most 3600 seconds")
+        for (flag, value) in [("--connect-timeout", connectTimeout), ("--idle-timeout", idleTimeout)] where !(value >= 0.001 && value <= 3600) {
+            throw ValidationError("\(flag) must be 0.001 to 3600 seconds")
         }
         if !(0...20).contains(retries) { throw ValidationError("--retries must be 0 to 20, got \(retries)") }
         for header in headers {

@@ -33,8 +33,11 @@ extension ImportCommand {
         let finished = Locked(false)
         let signals = SignalCancellation.watching(
             giveUpAfter: store == nil ? nil : Self.serverGiveUp, isFinished: { finished.withLock { $0 } },
-            givingUp: { StandardError.line("cancelled by \($0.name); \(name) is unchanged") }, cancel: { tasks.withLock { $0?.cancel() } })
-        let result = Blocking.run(started: { task in tasks.withLock { $0 = task } }) {
+            givingUp: { signal in
+                FeedFetcher.removeDownloadsInProgress()
+                StandardError.line("cancelled by \(signal.name); \(name) is unchanged")
+            }, cancel: { tasks.withLock { $0?.cancel() } })
+        let result = Blocking.run(started: { task in Self.hold(task, in: tasks, signals: signals) }) {
             try await run.run { progress in download?.show(progress) }
         }
         finished.withLock { $0 = true }
@@ -93,6 +96,14 @@ extension ImportCommand {
             let text = "feed \(GTFSError.displayable(feedOption.feed)): \(line) (\(source)); \(GTFSError.displayable(database)) is unchanged"
             if changes == "-" { StandardError.line(text) } else { print(text) }
         }
+    }
+}
+
+extension ImportCommand {
+    /// Keeps `task` where a signal finds it, and cancels it at once when a signal came before it existed.
+    static func hold<T>(_ task: Task<T, any Error>, in tasks: Locked<Task<T, any Error>?>, signals: SignalCancellation) {
+        tasks.withLock { $0 = task }
+        if signals.received != nil { task.cancel() }
     }
 }
 

@@ -19,7 +19,7 @@ struct SyncCommand: ParsableCommand {
             is the environment variable NAME. Feeds are checked one at a time, each when due, conditionally (an unchanged \
             feed costs one request); a failed check is tried again sooner, backing off, while the database keeps the last \
             good version. One line per check on standard output. SIGINT or SIGTERM stops it within a second (an import in \
-            flight rolls back) with status 0.
+            flight rolls back) with status 0, or 130/143 when an import had to be abandoned.
 
             With --once every feed is checked once: exit status 0 when each was imported, unchanged or not modified, \
             1 when any failed (each named on standard error).
@@ -55,9 +55,12 @@ struct SyncCommand: ParsableCommand {
         let finished = Locked(false)
         let signals = SignalCancellation.watching(
             giveUpAfter: .milliseconds(900), isFinished: { finished.withLock { $0 } },
-            givingUp: { StandardError.line("stopped by \($0.name); an import in flight rolls back") },
+            givingUp: { signal in
+                FeedFetcher.removeDownloadsInProgress()
+                StandardError.line("stopped by \(signal.name); an import in flight rolls back")
+            },
             cancel: { tasks.withLock { $0?.cancel() } })
-        let result = Blocking.run(started: { task in tasks.withLock { $0 = task } }) { [once] in
+        let result = Blocking.run(started: { task in ImportCommand.hold(task, in: tasks, signals: signals) }) { [once] in
             if once { return await keeper.checkAll() }
             await keeper.run()
             return []

@@ -152,6 +152,46 @@ struct URLImportTests {
         #expect(try fixture.store.stop("S1", feed: "default")?.stopName == "Stop 1 v1")
     }
 
+    @Test("a server that ignores If-Range and sends another version's rest: the parts are not spliced")
+    func spliced() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.feed.stop() }
+        fixture.feed.fail(.dropHalf, .spliced(body: FeedFixture.zip(version: 2), etag: "\"v2\""))
+        guard case .imported = try await fixture.importFeed() else { Issue.record("not imported"); return }
+        #expect(fixture.feed.requests.count == 3 && fixture.feed.requests.last?.header("Range") == nil)
+        #expect(try fixture.store.stop("S1", feed: "default")?.stopName == "Stop 1 v2")
+    }
+
+    @Test("a 304 from another URL than the held version's (the redirects lead elsewhere now) is asked again whole")
+    func notModifiedElsewhere() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.feed.stop() }
+        let entry = URL(string: fixture.feed.server.url("/latest"))!
+        fixture.feed.state.withLock { $0.routes["/latest"] = .answer(status: 302, headers: [("Location", "/feed.zip?build=1")]) }
+        let directory = URL(fileURLWithPath: fixture.folder.path)
+        guard case .imported = try await fixture.store.importFeed(from: entry, fetch: testFetch, directory: directory) else {
+            Issue.record("not imported"); return
+        }
+        guard case .notModified = try await fixture.store.importFeed(from: entry, fetch: testFetch, directory: directory) else {
+            Issue.record("not a 304"); return
+        }
+        fixture.feed.state.withLock { $0.routes["/latest"] = .answer(status: 302, headers: [("Location", "/feed.zip?build=2")]) }
+        guard case .unchanged = try await fixture.store.importFeed(from: entry, fetch: testFetch, directory: directory) else {
+            Issue.record("the 304 of another URL was taken"); return
+        }
+        let last = fixture.feed.requests.suffix(2)
+        #expect(last.map(\.target) == ["/latest", "/feed.zip?build=2"] && last.allSatisfy { $0.header("If-None-Match") == nil })
+    }
+
+    @Test("a Retry-After of any size ends the fetch with its message, never a crash")
+    func hugeRetryAfter() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.feed.stop() }
+        let message = try await fixture.expectFailure(testFetch, .status(503, headers: [("Retry-After", "9223372036854775807")]))
+        #expect(message.hasSuffix("the server asks to retry after 86400 s, longer than allowed"))
+        #expect(RetryPolicy.retryAfter("-5") == .zero && RetryPolicy.retryAfter("99999999999999999999") == nil)
+    }
+
     @Test("500 and 503 are retried; 429 waits for Retry-After")
     func retries() async throws {
         let fixture = try await Fixture()
@@ -282,7 +322,19 @@ struct URLImportTests {
         #expect(stored?.source == fixture.feed.url.absoluteString + "?…")
         #expect(try fixture.store.feedCheck(named: "keyed")?.source == fixture.feed.url.absoluteString + "?…")
         #expect("\(fetch.headers)" == "[X-Api-Key: …]")
-        #expect(throws: FetchError.self) { try HTTPHeaderField(parsing: "X-Bad\r\nInjected: 1") }
+        for bad in ["X-Bad\r\nInjected: 1", "Authorization: Bearer s3cret\u{1B}", "Authorization: s3cret\u{7F}"] {
+            let error = #expect(throws: FetchError.self) { try HTTPHeaderField(parsing: bad) }
+            #expect(!"\(error!)".contains("s3cret"))
+        }
+        // A URL that does not parse is not shown whole either.
+        for text in ["https://user:s3cret@feeds.example.org:80x/gtfs.zip?key=s3cret", "https://feeds example.org/gtfs.zip?key=s3cret"] {
+            do {
+                #expect(!(try FeedFetcher(url: text).displayURL.contains("s3cret")))
+            } catch {
+                #expect(!"\(error)".contains("s3cret") && "\(error)".hasPrefix("https://"), "\(error)")
+            }
+        }
+        #expect(KeptFeed(name: "a", url: fixture.feed.url, every: .zero).every == .seconds(1))
     }
 
     @Test("HTTP_PROXY is used, NO_PROXY bypasses it")

@@ -24,7 +24,8 @@ public struct FeedCheck: Sendable, Hashable {
     public var feed: String
     /// The URL as shown: without user, password and query (see `RedactedURL` in `GTFSFetch`).
     public var source: String
-    /// The SHA-256 of the whole URL: a changed URL (another key, another query) drops the validators.
+    /// The SHA-256 of the whole URL, a space, and that of the URL its redirects led to: a changed URL
+    /// (another key, another query) drops the validators, and a 304 from another final URL is not taken.
     public var urlDigest: String?
     /// The `ETag` of the response the held version came from.
     public var etag: String?
