@@ -59,7 +59,7 @@ public struct FeedFetcher: Sendable {
     ///     `If-Modified-Since`; `nil` fetches unconditionally.
     ///   - directory: where the file goes (a zip is read from a file: it needs its central directory).
     ///   - progress: told of the bytes received, at most 10 times a second.
-    /// - Returns: ``FetchOutcome/notModified`` for a 304, else the downloaded file, which the caller removes.
+    /// - Returns: ``FetchOutcome/notModified(finalURL:)`` for a 304, else the downloaded file, which the caller removes.
     /// - Throws: ``FetchError``; no file is left behind.
     public func fetch(
         validators: FeedValidators? = nil, into directory: URL, progress: (@Sendable (DownloadProgress) -> Void)? = nil
