@@ -1,4 +1,5 @@
 import Dispatch
+import GTFSFetch
 import Synchronization
 
 /// Runs async work from the tools' synchronous commands.
@@ -23,6 +24,32 @@ enum Blocking {
         started(task)
         done.wait()
         return outcome.value.withLock { $0! }
+    }
+
+    /// Runs `body` as ``run(started:_:)`` does, SIGINT and SIGTERM cancelling its task (also one that came
+    /// before the task existed). When `giveUpAfter` passes after a signal and the task has not ended, the
+    /// downloads in progress are deleted, `givingUp` says why, and the process ends with the signal's status
+    /// (see `SignalCancellation.watching`).
+    /// - Returns: its outcome, and the signal that cancelled it, if one did.
+    static func runCancellable<T: Sendable>(
+        giveUpAfter: Duration?, givingUp: @escaping @Sendable (SignalCancellation.Received) -> Void,
+        _ body: @escaping @Sendable () async throws -> T
+    ) -> (Result<T, any Error>, SignalCancellation.Received?) {
+        let tasks = Locked<Task<T, any Error>?>(nil)
+        let finished = Locked(false)
+        let signals = SignalCancellation.watching(
+            giveUpAfter: giveUpAfter, isFinished: { finished.withLock { $0 } },
+            givingUp: { signal in
+                FeedFetcher.removeDownloadsInProgress()
+                givingUp(signal)
+            }, cancel: { tasks.withLock { $0?.cancel() } })
+        let result = run(
+            started: { task in
+                tasks.withLock { $0 = task }
+                if signals.received != nil { task.cancel() }
+            }, body)
+        finished.withLock { $0 = true }
+        return (result, signals.received)
     }
 }
 

@@ -29,21 +29,14 @@ extension ImportCommand {
             }
         }
         let run = makeURLImport(fetcher, options: options, store: store, progress: showImport, queue: progressQueue)
-        let tasks = Locked<Task<URLImportOutcome, any Error>?>(nil)
-        let finished = Locked(false)
-        let signals = SignalCancellation.watching(
-            giveUpAfter: store == nil ? nil : Self.serverGiveUp, isFinished: { finished.withLock { $0 } },
-            givingUp: { signal in
-                FeedFetcher.removeDownloadsInProgress()
-                StandardError.line("cancelled by \(signal.name); \(name) is unchanged")
-            }, cancel: { tasks.withLock { $0?.cancel() } })
-        let result = Blocking.run(started: { task in Self.hold(task, in: tasks, signals: signals) }) {
+        let (result, signal) = Blocking.runCancellable(
+            giveUpAfter: store == nil ? nil : Self.serverGiveUp, givingUp: { StandardError.line("cancelled by \($0.name); \(name) is unchanged") }
+        ) {
             try await run.run { progress in download?.show(progress) }
         }
-        finished.withLock { $0 = true }
         download?.finish()
         progressQueue.sync { line?.finish() }
-        return (result, name, signals.received)
+        return (result, name, signal)
     }
 
     /// The URL import into the server's store, or into the SQLite file by path (so that its first import
@@ -96,14 +89,6 @@ extension ImportCommand {
             let text = "feed \(GTFSError.displayable(feedOption.feed)): \(line) (\(source)); \(GTFSError.displayable(database)) is unchanged"
             if changes == "-" { StandardError.line(text) } else { print(text) }
         }
-    }
-}
-
-extension ImportCommand {
-    /// Keeps `task` where a signal finds it, and cancels it at once when a signal came before it existed.
-    static func hold<T>(_ task: Task<T, any Error>, in tasks: Locked<Task<T, any Error>?>, signals: SignalCancellation) {
-        tasks.withLock { $0 = task }
-        if signals.received != nil { task.cancel() }
     }
 }
 

@@ -51,22 +51,14 @@ struct SyncCommand: ParsableCommand {
             // Unbuffered: a log follows each check as it ends.
             FileHandle.standardOutput.write(Data(Self.line(report).utf8))
         }
-        let tasks = Locked<Task<[FeedCheckReport], any Error>?>(nil)
-        let finished = Locked(false)
-        let signals = SignalCancellation.watching(
-            giveUpAfter: .milliseconds(900), isFinished: { finished.withLock { $0 } },
-            givingUp: { signal in
-                FeedFetcher.removeDownloadsInProgress()
-                StandardError.line("stopped by \(signal.name); an import in flight rolls back")
-            },
-            cancel: { tasks.withLock { $0?.cancel() } })
-        let result = Blocking.run(started: { task in ImportCommand.hold(task, in: tasks, signals: signals) }) { [once] in
+        let (result, signal) = Blocking.runCancellable(
+            giveUpAfter: .milliseconds(900), givingUp: { StandardError.line("stopped by \($0.name); an import in flight rolls back") }
+        ) { [once] in
             if once { return await keeper.checkAll() }
             await keeper.run()
             return []
         }
-        finished.withLock { $0 = true }
-        if let signal = signals.received {
+        if let signal {
             StandardError.line("stopped by \(signal.name); \(GTFSError.displayable(name)) holds the last good versions")
             return
         }
