@@ -19,19 +19,26 @@ struct Download {
     /// Whether this fetch has had a body: the validators it was given then belong to an older version, and a
     /// later attempt must not ask with them.
     private var sawBody = false
-    /// Where the last hop's answer came from (the URL the redirects led to).
-    private(set) var finalURL: URL
 
     init(fetcher: FeedFetcher, file: DownloadFile, validators: FeedValidators?, progress: (@Sendable (DownloadProgress) -> Void)?) {
         self.fetcher = fetcher
         self.file = file
         self.validators = validators
         self.progress = progress
-        finalURL = fetcher.url
     }
 
     private var options: FetchOptions { fetcher.options }
     private var display: String { fetcher.displayURL }
+
+    /// How one request ended when it did not fail.
+    enum Hop {
+        /// A redirect to this URL.
+        case redirect(URL)
+        /// A 304 to the validators.
+        case notModified
+        /// A body, written to the file.
+        case body
+    }
 
     /// A failed attempt: retried (after the server's wait, if it named one) or final.
     enum Failure: Error {
@@ -73,17 +80,19 @@ struct Download {
         var visited: Set<String> = [url.absoluteString]
         var redirects = 0
         while true {
-            let next: URL?
+            let hop: Hop
             do {
-                next = try await hop(url)
+                hop = try await self.hop(url)
             } catch let failure as Failure {
                 throw failure
             } catch {
                 throw Self.classify(error, options: options, url: display)
             }
-            guard let next else {
-                finalURL = url
-                return file.size == 0 && validators != nil && expected == -1 ? .notModified(finalURL: url) : try downloaded()
+            let next: URL
+            switch hop {
+            case .notModified: return .notModified(finalURL: url)
+            case .body: return try downloaded(from: url)
+            case .redirect(let target): next = target
             }
             if url.scheme?.lowercased() == "https" && next.scheme?.lowercased() == "http" {
                 throw .final(.insecureRedirect(from: RedactedURL.text(url), to: RedactedURL.text(next)))
@@ -96,19 +105,18 @@ struct Download {
         }
     }
 
-    /// The finished file.
-    private func downloaded() throws(Failure) -> FetchOutcome {
+    /// The finished file, whose body came from `url`.
+    private func downloaded(from url: URL) throws(Failure) -> FetchOutcome {
         do {
             let digest = try file.finish()
-            return .downloaded(DownloadedFeed(file: file.url, bytes: file.size, sha256: digest, validators: bodyValidators, finalURL: finalURL))
+            return .downloaded(DownloadedFeed(file: file.url, bytes: file.size, sha256: digest, validators: bodyValidators, finalURL: url))
         } catch {
             throw .final(error)
         }
     }
 
-    /// Requests `url` once: a redirect's target, or `nil` when the answer was taken (the body written, or a
-    /// 304 marked by `expected` -1).
-    private mutating func hop(_ url: URL) async throws -> URL? {
+    /// Requests `url` once.
+    private mutating func hop(_ url: URL) async throws -> Hop {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: Self.amount(options.connectTimeout), read: Self.amount(options.idleTimeout)))
@@ -152,7 +160,7 @@ struct Download {
     }
 
     /// Takes an answer: a redirect's target, a 304, a body (written), or a failure.
-    private mutating func take(_ response: HTTPClientResponse, from url: URL) async throws -> URL? {
+    private mutating func take(_ response: HTTPClientResponse, from url: URL) async throws -> Hop {
         let code = Int(response.status.code)
         switch code {
         case 301, 302, 303, 307, 308:
@@ -160,14 +168,13 @@ struct Download {
             guard let location = response.headers.first(name: "location"), let next = URL(string: location, relativeTo: url)?.absoluteURL,
                 FeedFetcher.isFetchable(next)
             else { throw Failure.final(.badRedirect(url: RedactedURL.text(url), code: code)) }
-            return next
+            return .redirect(next)
         case 304 where validators != nil && file.size == 0 && !sawBody:
-            expected = -1
-            return nil
+            return .notModified
         case 200, 206:
             try prepareBody(response, code: code)
             try await write(response.body)
-            return nil
+            return .body
         case 416:
             try mapFile { () throws(FetchError) in try file.truncate() }
             throw Failure.retry(message: "the server refused to resume (416)", after: .zero, status: (code, response.status.reasonPhrase))

@@ -70,7 +70,7 @@ public struct FeedFetcher: Sendable {
             let outcome = try await download.run()
             // A 304 leaves no file; a body's file is the caller's now.
             if case .notModified = outcome { file.remove() } else { file.released() }
-            return outcome.at(download.finalURL)
+            return outcome
         } catch {
             file.remove()
             throw error
@@ -108,15 +108,6 @@ public enum FetchOutcome: Sendable {
     case notModified(finalURL: URL)
     /// The body, in a file.
     case downloaded(DownloadedFeed)
-
-    /// The outcome with the URL the redirects led to.
-    func at(_ url: URL) -> FetchOutcome {
-        switch self {
-        case .notModified: .notModified(finalURL: url)
-        case .downloaded(let feed):
-            .downloaded(DownloadedFeed(file: feed.file, bytes: feed.bytes, sha256: feed.sha256, validators: feed.validators, finalURL: url))
-        }
-    }
 }
 
 /// A feed's body in a file, with what identifies it.
