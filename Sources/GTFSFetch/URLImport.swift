@@ -54,7 +54,7 @@ package struct URLImport: Sendable {
     /// - Throws: ``FetchError`` or `ImportError`.
     package func run(progress: (@Sendable (DownloadProgress) -> Void)?) async throws -> URLImportOutcome {
         let previous = try readCheck()
-        let origin = Self.digest(fetcher.url.absoluteString)
+        let origin = originDigest
         // The held version's validators count only while it is the version they came with, from this URL.
         let usable = previous.flatMap {
             $0.holdsCheckedVersion && ($0.urlDigest ?? "").hasPrefix(origin) && options.update != .full ? $0 : nil
@@ -97,7 +97,7 @@ package struct URLImport: Sendable {
         let held = (check.etag, check.lastModified, check.urlDigest)
         check.etag = feed.validators.etag
         check.lastModified = feed.validators.lastModified
-        check.urlDigest = Self.urlDigest(origin: Self.digest(fetcher.url.absoluteString), final: feed.finalURL)
+        check.urlDigest = Self.urlDigest(origin: originDigest, final: feed.finalURL)
         if let usable, usable.bodyDigest == feed.sha256 {
             record(&check, .unchanged, storeExists: true)
             return .unchanged
@@ -132,11 +132,10 @@ package struct URLImport: Sendable {
     /// the redirects led to.
     static func urlDigest(origin: String, final: URL) -> String { origin + " " + digest(final.absoluteString) }
 
-    static func digest(_ text: String) -> String {
-        let hasher = ContentHasher()
-        hasher.update(Array(text.utf8))
-        return hasher.finish() ?? ""
-    }
+    static func digest(_ text: String) -> String { ContentHasher.hash(text) ?? "" }
+
+    /// The digest of the URL asked for.
+    private var originDigest: String { Self.digest(fetcher.url.absoluteString) }
 
     static func text(_ date: Date) -> String { date.formatted(.iso8601) }
 }

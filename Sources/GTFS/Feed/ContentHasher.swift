@@ -68,6 +68,13 @@ public final class ContentHasher {
         copy.withUnsafeMutableBytes { update(UnsafeRawBufferPointer($0)) }
     }
 
+    /// The SHA-256 of a text's UTF-8 bytes, as 64 lowercase hex digits (`nil` as ``finish()`` gives it).
+    package static func hash(_ text: String) -> String? {
+        let hasher = ContentHasher()
+        hasher.update(Array(text.utf8))
+        return hasher.finish()
+    }
+
     /// The hash of everything added, as 64 lowercase hex digits. Call it once.
     /// - Returns: the hex digest, or `nil` when libcrypto could not provide SHA-256.
     public func finish() -> String? {

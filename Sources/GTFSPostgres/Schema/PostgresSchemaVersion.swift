@@ -93,9 +93,7 @@ enum PostgresSchemaVersion {
     /// each import, it held the readers of `arrivals_departures` for the import's whole length.
     static func define(_ statements: [String], schema: String, always: Bool = false, connection: PostgresConnection) throws(PostgresError) {
         let text = statements.joined(separator: ";\n")
-        let hasher = ContentHasher()
-        hasher.update(Array(text.utf8))
-        let digest = hasher.finish()
+        let digest = ContentHasher.hash(text)
         if !always {
             let stored = try connection.query("SELECT value FROM \(schema).gtfs_meta WHERE key = 'definitions'", [], "read the definitions")
             if stored.first?.first.flatMap({ $0 }) == digest { return }
