@@ -1,6 +1,5 @@
 import Foundation
 import Platform
-import TestSupport
 
 /// A PostgreSQL server of the tests' own: `initdb` into a temporary folder, listening only on a Unix
 /// socket in that folder, stopped and deleted by ``stop()`` (and at exit, should a test crash first).
@@ -8,19 +7,19 @@ import TestSupport
 /// The server binaries come from `GTFS_PG_BIN`, else Debian's `/usr/lib/postgresql/<version>/bin` (the
 /// newest version there). `initdb` refuses root: run as root, the server runs as the
 /// `postgres` user (through `runuser`), which owns the folder.
-final class TestServer: @unchecked Sendable {
+public final class TestServer: @unchecked Sendable {
     /// The folder holding the data directory and the socket.
-    let folder: String
+    public let folder: String
     /// A libpq connection string for the server's `postgres` database as its superuser.
-    var connectionString: String { "host=\(folder) port=\(port) dbname=postgres user=postgres" }
+    public var connectionString: String { "host=\(folder) port=\(port) dbname=postgres user=postgres" }
     /// The same as a URI, as `gtfs-import --db` takes it.
-    var uri: String { "postgresql:///postgres?host=\(folder)&port=\(port)&user=postgres" }
-    let port = 54329
+    public var uri: String { "postgresql:///postgres?host=\(folder)&port=\(port)&user=postgres" }
+    public let port = 54329
     private let bin: String
     private var running = false
 
     /// Starts a server, or throws with what `initdb` or `pg_ctl` printed.
-    init() throws {
+    public init() throws {
         bin = try Self.binaries()
         folder = NSTemporaryDirectory() + "gtfs-pg-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
@@ -33,19 +32,19 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// Stops the server at once, as a crash would, keeping its data.
-    func kill() throws {
+    public func kill() throws {
         try runAsServerUser("\(bin)/pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"])
     }
 
     /// Starts the server again after ``kill()``.
-    func restart() throws {
+    public func restart() throws {
         try runAsServerUser(
             "\(bin)/pg_ctl",
             ["-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-o", "-k \(folder) -p \(port) -c listen_addresses='' -F", "start"])
     }
 
     /// Stops (SIGSTOP) or resumes (SIGCONT) the server's every process, as a server whose host froze.
-    func signalAll(_ signal: Int32) throws {
+    public func signalAll(_ signal: Int32) throws {
         let pidFile = try String(contentsOfFile: "\(folder)/data/postmaster.pid", encoding: .utf8)
         guard let first = pidFile.split(separator: "\n").first, let postmaster = Int32(first) else {
             throw TestServerError("no postmaster pid in \(folder)/data/postmaster.pid")
@@ -60,7 +59,7 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// Stops the server at once (its clients' transactions roll back) and deletes its folder.
-    func stop() {
+    public func stop() {
         if running { try? runAsServerUser("\(bin)/pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"]) }
         running = false
         try? FileManager.default.removeItem(atPath: folder)
@@ -113,7 +112,7 @@ final class TestServer: @unchecked Sendable {
     }
 }
 
-struct TestServerError: Error, CustomStringConvertible {
-    let description: String
+public struct TestServerError: Error, CustomStringConvertible {
+    public let description: String
     init(_ description: String) { self.description = description }
 }
