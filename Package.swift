@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "GTFSImport", targets: ["GTFSImport"]),
         .library(name: "GTFSPostgres", targets: ["GTFSPostgres"]),
         .library(name: "GTFSFetch", targets: ["GTFSFetch"]),
+        .library(name: "GTFSRealtime", targets: ["GTFSRealtime"]),
         .executable(name: "lines", targets: ["lines"]),
         .executable(name: "gtfs-import", targets: ["gtfs-import"]),
         .executable(name: "gtfs-synth", targets: ["gtfs-synth"]),
@@ -34,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
@@ -68,6 +70,14 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // GTFS-Realtime's protobuf messages, decoded an entity at a time into GTFSStoreCore's values and
+        // encoded back (Proto/ holds the definition the generated code comes from).
+        .target(
+            name: "GTFSRealtime",
+            dependencies: ["GTFS", "GTFSStoreCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["Proto"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -179,7 +189,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["GTFSSynth"],
+            dependencies: ["GTFSSynth", "Platform"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -217,6 +227,12 @@ let package = Package(
         .testTarget(
             name: "GTFSFetchTests",
             dependencies: ["GTFSFetch", "GTFSImport", "GTFSStoreCore", "GTFS", "GTFSSynth", "TestSupport", "TestHTTPServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GTFSRealtimeTests",
+            dependencies: ["GTFSRealtime", "GTFSStoreCore", "GTFSImport", "GTFSPostgres", "GTFS", "GTFSSynth", "TestSupport"],
+            resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -66,11 +66,11 @@ struct StoreOpeningTests {
             try GTFSStore(path: path)
         } throws: { error in
             guard case .newerSchema(let found, let supported) = error as? StoreError else { return false }
-            return found == ["v99"] && supported == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"]
+            return found == ["v99"] && supported == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"]
         }
         let queue = try DatabaseQueue(path: path)
         let identifiers = try queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(Set(identifiers) == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v99"])
+        #expect(Set(identifiers) == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v99"])
         let message = StoreError.newerSchema(found: ["v99"], supported: ["v1", "v2"]).description
         #expect(message.contains("newer") && message.contains("v99"))
     }

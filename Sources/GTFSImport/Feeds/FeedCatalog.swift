@@ -168,6 +168,9 @@ package enum FeedCatalog {
         try db.execute(sql: "DELETE FROM feed_groups WHERE feed = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM feed_references WHERE feed = ?", arguments: [id])
         try Timetable.remove(db, feed: id)
+        for statement in RealtimeTables.deleteFeedStatements(name: { $0 }, placeholder: "?") {
+            try db.execute(sql: statement, arguments: [id])
+        }
         try db.execute(sql: "DELETE FROM feeds WHERE feed = ?", arguments: [id])
         return deleted
     }

@@ -18,14 +18,16 @@ extension GTFSStore {
     ///   - end: the last instant, excluded.
     ///   - feed: the feed's name.
     ///   - limit: the most departures (the earliest), or `nil` for all.
+    ///   - realtime: for a realtime board, how old a prediction may be (see `StopEvent.realtime`); `nil`
+    ///     for the timetable alone.
     ///   - body: receives each departure; an error it throws ends the read and is rethrown.
     /// - Throws: `StoreError.unknownFeed(name:feeds:)` or `StoreError.unknownStop(id:feed:)` for a feed or
     ///   stop the store does not hold, `DatabaseError`, or what `body` throws.
     public func forEachDeparture(
         from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
-        _ body: (StopEvent) throws -> Void
+        realtime: RealtimeOptions? = nil, _ body: (StopEvent) throws -> Void
     ) throws {
-        try read { db in try StopEvents.forEach(db, .departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body) }
+        try read { db in try StopEvents.forEach(db, .departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit, realtime: realtime, body) }
     }
 
     /// Calls `body` with each arrival of `FeedStore.arrivals(at:between:and:feed:limit:)`, in time order, as they
@@ -36,14 +38,15 @@ extension GTFSStore {
     ///   - end: the last instant, excluded.
     ///   - feed: the feed's name.
     ///   - limit: the most arrivals (the earliest), or `nil` for all.
+    ///   - realtime: for a realtime board, how old a prediction may be; `nil` for the timetable alone.
     ///   - body: receives each arrival; an error it throws ends the read and is rethrown.
     /// - Throws: `StoreError.unknownFeed(name:feeds:)` or `StoreError.unknownStop(id:feed:)` for a feed or
     ///   stop the store does not hold, `DatabaseError`, or what `body` throws.
     public func forEachArrival(
         at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
-        _ body: (StopEvent) throws -> Void
+        realtime: RealtimeOptions? = nil, _ body: (StopEvent) throws -> Void
     ) throws {
-        try read { db in try StopEvents.forEach(db, .arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body) }
+        try read { db in try StopEvents.forEach(db, .arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit, realtime: realtime, body) }
     }
 
     /// Calls `body` with each departure of the whole network in `[start, end)`, in time order, as they are

@@ -11,7 +11,7 @@ enum StopEvents {
     /// - Parameter limit: the most events, or `nil` for all.
     static func forEach(
         _ db: Database, _ kind: BoardOrder.Kind, stopID: String, start: Date, end: Date, feed name: String, limit: Int?,
-        _ body: (StopEvent) throws -> Void
+        realtime: RealtimeOptions?, _ body: (StopEvent) throws -> Void
     ) throws {
         let feed = try GTFSStore.feedID(db, name: name)
         let stops = try feed.map { try String.fetchAll(db, sql: BoardQuery.stopsSQL(.sqlite), arguments: [$0, stopID, stopID]) } ?? []
@@ -19,7 +19,8 @@ enum StopEvents {
             try String.fetchAll(db, sql: BoardQuery.feedNamesSQL)
         }
         guard let feed else { return }
-        guard let query = BoardQuery(kind, stops: stops, start: start, end: end, limit: limit, dialect: .sqlite) else { return }
+        let window = try realtime.map { try RealtimeReads.window(SQLiteRealtimeSession(db: db), feed: feed, options: $0) }
+        guard let query = BoardQuery(kind, stops: stops, start: start, end: end, limit: limit, dialect: .sqlite, realtime: window) else { return }
         func cursor(runs: Bool) throws -> RowCursor? {
             let latestArguments = StatementArguments(query.latestArguments(feed: feed).map(\.databaseValue))
             guard let latest = try Int64.fetchOne(db, sql: query.latestSQL(runs: runs), arguments: latestArguments) else { return nil }
@@ -28,7 +29,11 @@ enum StopEvents {
         }
         let timetabled = try cursor(runs: false)
         let runs = try cursor(runs: true)
-        try BoardOrder.merge(kind, { try nextEvent(timetabled) }, { try nextEvent(runs) }, limit: limit, body)
+        let added = try window.map { _ in
+            try Row.fetchCursor(db, sql: query.addedSQL(), arguments: StatementArguments(query.addedArguments(feed: feed).map(\.databaseValue)))
+        }
+        let sources = [timetabled, runs, added].map { cursor in { try nextEvent(cursor, query) } }
+        try BoardOrder.merge(kind, sources, limit: limit, body)
     }
 
     /// Calls `body` with each departure of the network in `[start, end)`, in time order (``NetworkWindowQuery``).
@@ -40,13 +45,13 @@ enum StopEvents {
         }
         guard let query = NetworkWindowQuery(start: start, end: end, limit: limit, dialect: .sqlite) else { return }
         let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments(feed: feed).map(\.databaseValue)))
-        while let event = try nextEvent(rows) { try body(event) }
+        while let event = try nextEvent(rows, nil) { try body(event) }
     }
 
     /// The next event of `cursor`, past any row that makes none; `nil` at its end.
-    private static func nextEvent(_ cursor: RowCursor?) throws -> StopEvent? {
+    private static func nextEvent(_ cursor: RowCursor?, _ query: BoardQuery?) throws -> StopEvent? {
         while let row = try cursor?.next() {
-            if let event = BoardQuery.event(row) { return event }
+            if let event = query.map({ $0.event(row) }) ?? BoardQuery.event(row) { return event }
         }
         return nil
     }
@@ -55,13 +60,16 @@ enum StopEvents {
 extension Row: BoardRow {
     func integer(_ index: Int) -> Int64? { self[index] }
     func text(_ index: Int) -> String? { self[index] }
+    func real(_ index: Int) -> Double? { self[index] }
 }
 
 extension SQLArgument {
-    fileprivate var databaseValue: DatabaseValue {
+    var databaseValue: DatabaseValue {
         switch self {
         case .text(let text): text.databaseValue
         case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        case .null: .null
         }
     }
 }

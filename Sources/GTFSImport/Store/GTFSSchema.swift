@@ -15,7 +15,7 @@ public import GTFS
 /// ```
 public enum GTFSSchema {
     /// The schema version this build writes, also stored in `gtfs_meta` under `schema_version`.
-    public static let version = 8
+    public static let version = 9
 
     /// The value of `PRAGMA application_id` in every GTFS store (the ASCII bytes `GTFS`).
     public static let applicationID: Int32 = SchemaV1.applicationID
@@ -29,7 +29,7 @@ public enum GTFSSchema {
     /// in the order a search wants (see ``SchemaV5``), `v6` adds
     /// `feed_references`, the outcome of each reference's last check (see ``SchemaV6``), `v7` the index and
     /// views of network-wide time windows (see ``SchemaV7``), `v8` `feed_checks`, the checks of feeds
-    /// fetched from URLs (see ``SchemaV8``).
+    /// fetched from URLs (see ``SchemaV8``), `v9` the realtime state (see ``SchemaV9``).
     /// Later versions append migrations; a database holding an identifier this list lacks was written by a
     /// newer build and is refused.
     static let migrator: DatabaseMigrator = {
@@ -58,6 +58,9 @@ public enum GTFSSchema {
         }
         migrator.registerMigration(SchemaV8.identifier, foreignKeyChecks: .immediate) { db in
             try SchemaV8.migrate(db)
+        }
+        migrator.registerMigration(SchemaV9.identifier, foreignKeyChecks: .immediate) { db in
+            try SchemaV9.migrate(db)
         }
         return migrator
     }()

@@ -221,6 +221,19 @@ final class PostgresConnection {
         try rows(of: exchange(sql, parameters, operation), operation)
     }
 
+    /// Runs one statement with text parameters that returns no rows.
+    /// - Returns: the rows it inserted, updated or deleted.
+    /// - Throws: ``PostgresError`` with the server's message.
+    @discardableResult
+    func command(_ sql: String, _ parameters: [String?], _ operation: String) throws(PostgresError) -> Int {
+        let result = try exchange(sql, parameters, operation)
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return Int(String(cString: PQcmdTuples(result))) ?? 0
+        default: throw failure(operation, result)
+        }
+    }
+
     /// Runs a query and returns its rows as text (`nil` for NULL).
     /// - Parameters:
     ///   - sql: one query.

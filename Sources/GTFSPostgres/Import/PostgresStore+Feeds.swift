@@ -77,6 +77,9 @@ extension PostgresStore {
                 var removed = 0
                 for file in GTFSFile.allCases { removed += try deleteRows(of: PostgresTable(file), feed: feed) }
                 try PostgresTimetable.remove(schema: schema, feed: feed, connection: connection)
+                for statement in RealtimeTables.deleteFeedStatements(name: { "\(schema).\($0)" }, placeholder: String(feed)) {
+                    try connection.execute(statement, "remove the realtime state of feed \(feedName)")
+                }
                 try connection.execute(
                     """
                     DELETE FROM \(schema).feed_tables WHERE feed = \(feed); DELETE FROM \(schema).feed_groups WHERE feed = \(feed);

@@ -102,14 +102,17 @@ struct TextRow: BoardRow {
 
     func integer(_ index: Int) -> Int64? { index < values.count ? values[index].flatMap { Int64($0) } : nil }
     func text(_ index: Int) -> String? { index < values.count ? values[index] : nil }
+    func real(_ index: Int) -> Double? { index < values.count ? values[index].flatMap { Double($0) } : nil }
 }
 
 extension SQLArgument {
     /// The argument as a text parameter.
-    var text: String {
+    var text: String? {
         switch self {
         case .text(let text): text
         case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .null: nil
         }
     }
 }

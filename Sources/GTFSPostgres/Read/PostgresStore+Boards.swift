@@ -11,14 +11,16 @@ extension PostgresStore {
     ///   - end: the last instant, excluded.
     ///   - feed: the feed's name.
     ///   - limit: the most departures (the earliest), or `nil` for all.
+    ///   - realtime: for a realtime board, how old a prediction may be (see `StopEvent.realtime`); `nil`
+    ///     for the timetable alone.
     ///   - body: receives each departure; an error it throws ends the read and is rethrown.
     /// - Throws: `StoreError.unknownFeed(name:feeds:)` or `StoreError.unknownStop(id:feed:)` for a feed or
     ///   stop the store does not hold, ``PostgresError``, or what `body` throws.
     public func forEachDeparture(
         from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
-        _ body: (StopEvent) throws -> Void
+        realtime: RealtimeOptions? = nil, _ body: (StopEvent) throws -> Void
     ) throws {
-        try board(.departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body)
+        try board(.departures, stopID: stopID, start: start, end: end, feed: feed, limit: limit, realtime: realtime, body)
     }
 
     /// Calls `body` with each arrival of `FeedStore.arrivals(at:between:and:feed:limit:)`,
@@ -29,14 +31,15 @@ extension PostgresStore {
     ///   - end: the last instant, excluded.
     ///   - feed: the feed's name.
     ///   - limit: the most arrivals (the earliest), or `nil` for all.
+    ///   - realtime: for a realtime board, how old a prediction may be; `nil` for the timetable alone.
     ///   - body: receives each arrival; an error it throws ends the read and is rethrown.
     /// - Throws: `StoreError.unknownFeed(name:feeds:)` or `StoreError.unknownStop(id:feed:)` for a feed or
     ///   stop the store does not hold, ``PostgresError``, or what `body` throws.
     public func forEachArrival(
         at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int? = nil,
-        _ body: (StopEvent) throws -> Void
+        realtime: RealtimeOptions? = nil, _ body: (StopEvent) throws -> Void
     ) throws {
-        try board(.arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit, body)
+        try board(.arrivals, stopID: stopID, start: start, end: end, feed: feed, limit: limit, realtime: realtime, body)
     }
 
     /// Calls `body` with each departure of the whole network in `[start, end)`, in time order, as they are
@@ -59,12 +62,12 @@ extension PostgresStore {
             }
             guard let query = NetworkWindowQuery(start: start, end: end, limit: limit, dialect: .postgres) else { return }
             let cursor = try reading.cursor(query.sql, query.arguments(feed: number), batch: min(limit ?? 500, 500), "read the departures")
-            while let event = try Self.nextEvent(cursor) { try body(event) }
+            while let event = try Self.nextEvent(cursor, nil) { try body(event) }
         }
     }
 
     private func board(
-        _ kind: BoardOrder.Kind, stopID: String, start: Date, end: Date, feed name: String, limit: Int?,
+        _ kind: BoardOrder.Kind, stopID: String, start: Date, end: Date, feed name: String, limit: Int?, realtime: RealtimeOptions?,
         _ body: (StopEvent) throws -> Void
     ) throws {
         try read { reading in
@@ -77,7 +80,9 @@ extension PostgresStore {
                 try reading.feedNames()
             }
             guard let feed else { return }
-            guard let query = BoardQuery(kind, stops: stops, start: start, end: end, limit: limit, dialect: .postgres) else { return }
+            let session = PostgresRealtimeSession(connection: reading.connection)
+            let window = try realtime.flatMap { options in try reading.hasRealtime() ? try RealtimeReads.window(session, feed: feed, options: options) : nil }
+            guard let query = BoardQuery(kind, stops: stops, start: start, end: end, limit: limit, dialect: .postgres, realtime: window) else { return }
             func cursor(runs: Bool) throws(PostgresError) -> PostgresCursor? {
                 let latest = try reading.query(query.latestSQL(runs: runs), query.latestArguments(feed: feed), "find the latest time")
                 guard let latest = latest.first?.first.flatMap({ $0 }).flatMap({ Int64($0) }) else { return nil }
@@ -86,14 +91,19 @@ extension PostgresStore {
             }
             let timetabled = try cursor(runs: false)
             let runs = try cursor(runs: true)
-            try BoardOrder.merge(kind, { try Self.nextEvent(timetabled) }, { try Self.nextEvent(runs) }, limit: limit, body)
+            let added = try window.map { _ in
+                try reading.cursor(query.addedSQL(), query.addedArguments(feed: feed), batch: min(limit ?? 500, 500), "read the added trips")
+            }
+            let sources = [timetabled, runs, added].map { cursor in { try Self.nextEvent(cursor, query) } }
+            try BoardOrder.merge(kind, sources, limit: limit, body)
         }
     }
 
     /// The next event of `cursor`, past any row that makes none; `nil` at its end.
-    private static func nextEvent(_ cursor: PostgresCursor?) throws(PostgresError) -> StopEvent? {
+    private static func nextEvent(_ cursor: PostgresCursor?, _ query: BoardQuery?) throws(PostgresError) -> StopEvent? {
         while let row = try cursor?.nextRow() {
-            if let event = BoardQuery.event(TextRow(values: row)) { return event }
+            let row = TextRow(values: row)
+            if let event = query.map({ $0.event(row) }) ?? BoardQuery.event(row) { return event }
         }
         return nil
     }

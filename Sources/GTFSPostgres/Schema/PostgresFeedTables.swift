@@ -49,7 +49,7 @@ enum PostgresFeedTables {
             groupsStatement(schema: schema, keyed: groupsKeyed),
             changesStatement(schema: schema),
             FeedCheckTable.createStatement(table: "\(schema).feed_checks"),
-        ]
+        ] + RealtimeTables.createStatements(name: { "\(schema).\($0)" })
     }
 
     /// `CREATE TABLE IF NOT EXISTS feed_groups` in `schema`.
@@ -65,7 +65,7 @@ enum PostgresFeedTables {
 
     /// The tables that describe the schema and its feeds rather than hold a feed's rows: they stay when a
     /// feed's tables are built aside and switched in (`AsideBuild`). `gtfs_meta` is `PostgresSchemaVersion`'s.
-    static let catalog = ["feeds", "feed_tables", "imports", "changes", "gtfs_meta", "feed_checks"]
+    static let catalog = ["feeds", "feed_tables", "imports", "changes", "gtfs_meta", "feed_checks"] + RealtimeTables.all.map(\.name)
 
     /// ``catalog`` as a text array literal.
     static var catalogArray: String { PostgresConnection.arrayLiteral(catalog) }

@@ -13,43 +13,35 @@ package enum BoardOrder {
         /// A trip leaves every stop but its last, and arrives at every stop but its first: the stop times
         /// on the side this condition requires.
         package var onward: String { self == .departures ? ">" : "<" }
+        /// The predictions' column of the instant.
+        package var predictedColumn: String { self == .departures ? "departure" : "arrival" }
     }
 
     /// Whether `a` comes before `b`: the instant, then the trip (bytewise, as both stores order ids), the
     /// stop sequence and the service date.
     package static func precedes(_ kind: Kind, _ a: StopEvent, _ b: StopEvent) -> Bool {
-        let (x, y) = kind == .departures ? (a.departure, b.departure) : (a.arrival, b.arrival)
+        let (x, y) = kind == .departures ? (a.expectedDeparture, b.expectedDeparture) : (a.expectedArrival, b.expectedArrival)
         if x != y { return (x ?? .distantPast) < (y ?? .distantPast) }
         if a.tripID != b.tripID { return a.tripID.description.utf8.lexicographicallyPrecedes(b.tripID.description.utf8) }
         if a.stopSequence != b.stopSequence { return a.stopSequence < b.stopSequence }
         return a.serviceDate < b.serviceDate
     }
 
-    /// Hands on the events of two sources, each in board order, in board order, at most `limit`.
-    /// - Parameters:
-    ///   - first: the next event of the first source, `nil` at its end.
-    ///   - second: the same of the second.
-    package static func merge(
-        _ kind: Kind, _ first: () throws -> StopEvent?, _ second: () throws -> StopEvent?, limit: Int?, _ body: (StopEvent) throws -> Void
-    ) throws {
-        var left = try first()
-        var right = try second()
+    /// Hands on the events of several sources, each in board order, in board order, at most `limit`.
+    /// - Parameter sources: each source's next event, `nil` at its end.
+    package static func merge(_ kind: Kind, _ sources: [() throws -> StopEvent?], limit: Int?, _ body: (StopEvent) throws -> Void) throws {
+        var heads = try sources.map { try $0() }
         var remaining = limit ?? .max
         while remaining > 0 {
-            let takesLeft: Bool
-            switch (left, right) {
-            case (nil, nil): return
-            case (_?, nil): takesLeft = true
-            case (nil, _?): takesLeft = false
-            case (let a?, let b?): takesLeft = !precedes(kind, b, a)
+            var best: Int?
+            for index in heads.indices {
+                guard let event = heads[index] else { continue }
+                if let current = best, let head = heads[current], !precedes(kind, event, head) { continue }
+                best = index
             }
-            if takesLeft, let a = left {
-                try body(a)
-                left = try first()
-            } else if let b = right {
-                try body(b)
-                right = try second()
-            }
+            guard let index = best, let event = heads[index] else { return }
+            try body(event)
+            heads[index] = try sources[index]()
             remaining -= 1
         }
     }

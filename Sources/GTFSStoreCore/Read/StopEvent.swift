@@ -42,6 +42,9 @@ public struct StopEvent: Sendable, Hashable {
     /// Whether the time is the timetable's: `false` for a trip of `frequencies.txt` with `exact_times` 0,
     /// whose runs only keep to a headway.
     public var isExactTime: Bool
+    /// On a realtime board, what the realtime updates say of the call (``RealtimeStatus/scheduled`` without
+    /// a fresh prediction); `nil` on a plain board.
+    public var realtime: RealtimeCall?
 
     package init(
         serviceDate: GTFSDate, arrival: Date?, departure: Date?, tripID: GTFSID, stopID: GTFSID, stopName: String?,
@@ -69,6 +72,18 @@ public struct StopEvent: Sendable, Hashable {
         self.tripShortName = tripShortName
     }
 
+    /// When the trip is expected to leave: the predicted departure where a fresh prediction gives one,
+    /// else the timetable's.
+    public var expectedDeparture: Date? {
+        realtime?.status == .predicted ? realtime?.predictedDeparture ?? departure : departure
+    }
+
+    /// When the trip is expected to arrive: the predicted arrival where a fresh prediction gives one, else
+    /// the timetable's.
+    public var expectedArrival: Date? {
+        realtime?.status == .predicted ? realtime?.predictedArrival ?? arrival : arrival
+    }
+
     /// What a board shows as the trip's destination: ``headsign``, else ``lastStopName``.
     public var destination: String? { headsign ?? lastStopName }
 }
@@ -82,5 +97,20 @@ extension StopEvent: CustomStringConvertible {
         let line = [routeShortName ?? routeLongName ?? routeID.description, tripShortName].compactMap { $0 }.joined(separator: " ")
         let end = destination.map { " to \($0)" } ?? origin.map { " from \($0)" } ?? ""
         return "\(time) \(line) trip \(tripID) at \(stopName ?? "") (\(stopID))\(end), service date \(serviceDate)"
+    }
+}
+
+/// What realtime updates say of a call on a board.
+public struct RealtimeCall: Sendable, Hashable {
+    /// Predicted, skipped, cancelled, added, or scheduled (no fresh prediction).
+    public var status: RealtimeStatus
+    /// The predicted instants; for an added trip, its times.
+    public var predictedArrival: Date?, predictedDeparture: Date?
+    /// Seconds late (negative: early); `nil` without a prediction.
+    public var arrivalDelay: Int?, departureDelay: Int?
+
+    public init(status: RealtimeStatus, predictedArrival: Date? = nil, predictedDeparture: Date? = nil, arrivalDelay: Int? = nil, departureDelay: Int? = nil) {
+        (self.status, self.predictedArrival, self.predictedDeparture) = (status, predictedArrival, predictedDeparture)
+        (self.arrivalDelay, self.departureDelay) = (arrivalDelay, departureDelay)
     }
 }

@@ -65,8 +65,12 @@ public protocol FeedStore: AnyObject, Sendable {
     ///   - body: receives each departure, inside the read; an error it throws ends the read and is rethrown.
     /// - Throws: ``StoreError/unknownFeed(name:feeds:)`` or ``StoreError/unknownStop(id:feed:)`` for a feed
     ///   or stop the store does not hold, the store's error, or what `body` throws.
+    ///   - realtime: for a realtime board, how old a prediction may be: each call's ``StopEvent/realtime``
+    ///     says what fresh predictions say of it, calls are in the window and in order by their expected
+    ///     instant, and added trips are on it; `nil` for the timetable alone.
     func forEachDeparture(
-        from stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, _ body: (StopEvent) throws -> Void
+        from stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, realtime: RealtimeOptions?,
+        _ body: (StopEvent) throws -> Void
     ) throws
 
     /// As ``forEachDeparture(from:between:and:feed:limit:_:)``, for arrivals: without stop times where
@@ -79,8 +83,10 @@ public protocol FeedStore: AnyObject, Sendable {
     ///   - limit: the most arrivals (the earliest), or `nil` for all.
     ///   - body: receives each arrival, inside the read; an error it throws ends the read and is rethrown.
     /// - Throws: as ``forEachDeparture(from:between:and:feed:limit:_:)``.
+    ///   - realtime: for a realtime board, how old a prediction may be; `nil` for the timetable alone.
     func forEachArrival(
-        at stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, _ body: (StopEvent) throws -> Void
+        at stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, realtime: RealtimeOptions?,
+        _ body: (StopEvent) throws -> Void
     ) throws
 
     /// Calls `body` with each departure of the whole network in `[start, end)`, in time order (then trip,
@@ -142,6 +148,28 @@ public protocol FeedStore: AnyObject, Sendable {
 
     /// The feed's time zone (its agency's), in which its times count; `nil` for an unknown feed or zone.
     func timeZone(feed: String) throws -> TimeZone?
+
+    /// Applies a GTFS-Realtime message from `source` to the feed named `feed`, in one transaction that
+    /// writes only what differs from the source's previous message (nothing for the same message again);
+    /// readers meanwhile see the state before it, whole.
+    /// - Parameters:
+    ///   - message: the message; its entities are read one at a time.
+    ///   - source: where it came from (a file or a URL without secrets): each source's state is its own.
+    ///   - feed: the static feed the message is about, which the store must hold.
+    ///   - options: trip updates older than `maxAge` at `now` make no predictions.
+    /// - Throws: ``RealtimeError`` (an unknown feed, a `DIFFERENTIAL` message), an error of the message's
+    ///   bytes, or the store's error; the store is then as it was.
+    func applyRealtime(_ message: any RealtimeEntitySource, source: String, feed: String, options: RealtimeOptions) throws -> RealtimeSummary
+
+    /// The alerts in force at `instant` that inform one of `stops` (on any route, or one of `routes`), one
+    /// of `routes` anywhere, or one of `trips`: what a board of those shows.
+    func alerts(feed: String, stops: [String], routes: [String], trips: [String], at instant: Date) throws -> [RealtimeAlert]
+
+    /// The positions of vehicles measured within `options.maxAge` of `options.now` (or not saying when):
+    /// within `meters` of a point, nearest first, when `near` is given; of a route when `route` is given.
+    func vehicles(
+        feed: String, near: (latitude: Double, longitude: Double, meters: Double)?, route: String?, options: RealtimeOptions
+    ) throws -> [RealtimeVehicle]
 }
 
 /// One import a store has prepared (``FeedStore/makeImport(from:options:reporter:)``): run once, on a
@@ -170,10 +198,11 @@ extension FeedStore {
     /// - Throws: ``StoreError/unknownFeed(name:feeds:)`` or ``StoreError/unknownStop(id:feed:)`` when the
     ///   store holds no such feed or stop, or the store's error.
     public func departures(
-        from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int = FeedStoreLimits.boardLimit
+        from stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int = FeedStoreLimits.boardLimit,
+        realtime: RealtimeOptions? = nil
     ) throws -> [StopEvent] {
         var events: [StopEvent] = []
-        try forEachDeparture(from: stopID, between: start, and: end, feed: feed, limit: limit) { events.append($0) }
+        try forEachDeparture(from: stopID, between: start, and: end, feed: feed, limit: limit, realtime: realtime) { events.append($0) }
         return events
     }
 
@@ -200,10 +229,11 @@ extension FeedStore {
     /// - Throws: ``StoreError/unknownFeed(name:feeds:)`` or ``StoreError/unknownStop(id:feed:)`` when the
     ///   store holds no such feed or stop, or the store's error.
     public func arrivals(
-        at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int = FeedStoreLimits.boardLimit
+        at stopID: String, between start: Date, and end: Date, feed: String = "default", limit: Int = FeedStoreLimits.boardLimit,
+        realtime: RealtimeOptions? = nil
     ) throws -> [StopEvent] {
         var events: [StopEvent] = []
-        try forEachArrival(at: stopID, between: start, and: end, feed: feed, limit: limit) { events.append($0) }
+        try forEachArrival(at: stopID, between: start, and: end, feed: feed, limit: limit, realtime: realtime) { events.append($0) }
         return events
     }
 
@@ -237,6 +267,20 @@ extension FeedStore {
 }
 
 extension FeedStore {
+    /// ``forEachDeparture(from:between:and:feed:limit:realtime:_:)`` of the timetable alone.
+    public func forEachDeparture(
+        from stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, _ body: (StopEvent) throws -> Void
+    ) throws {
+        try forEachDeparture(from: stopID, between: start, and: end, feed: feed, limit: limit, realtime: nil, body)
+    }
+
+    /// ``forEachArrival(at:between:and:feed:limit:realtime:_:)`` of the timetable alone.
+    public func forEachArrival(
+        at stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, _ body: (StopEvent) throws -> Void
+    ) throws {
+        try forEachArrival(at: stopID, between: start, and: end, feed: feed, limit: limit, realtime: nil, body)
+    }
+
     /// The trip `id` as a board's ``StopEvent/tripID`` gives it (as with its text).
     public func trip(_ id: GTFSID, feed: String = "default") throws -> TripTimetable? { try trip(id.description, feed: feed) }
 

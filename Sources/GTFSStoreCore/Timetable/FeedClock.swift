@@ -24,6 +24,13 @@ package struct FeedClock {
         return Int64(seconds.rounded()) - 43_200
     }
 
+    /// The local calendar date of an instant (seconds since 1970) in the zone.
+    package func date(containing instant: Int64) -> GTFSDate? {
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(instant)))
+        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+        return GTFSDate(year: year, month: month, day: day)
+    }
+
     /// The zone's offsets from UTC from `start` to `end` (Unix times): the offset at `start`, then one
     /// entry per transition before `end`.
     package func offsets(from start: Int64, to end: Int64) -> [(since: Int64, utcOffset: Int)] {
