@@ -64,7 +64,7 @@ let package = Package(
         .target(
             name: "GTFSFetch",
             dependencies: [
-                "GTFS", "GTFSStoreCore", "Platform",
+                "GTFS", "GTFSStoreCore", "GTFSRealtime", "Platform",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -129,7 +129,7 @@ let package = Package(
         .executableTarget(
             name: "gtfs-synth",
             dependencies: [
-                "GTFSSynth",
+                "GTFSSynth", "GTFSRealtime", "GTFS",
                 "Platform",
                 "ToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -156,6 +156,7 @@ let package = Package(
                 "GTFSFetch",
                 "GTFSImport",
                 "GTFSPostgres",
+                "GTFSRealtime",
                 "Platform",
                 "StoreTools",
                 "ToolSupport",
@@ -210,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "GTFSImportCLITests",
             dependencies: [
-                "gtfs-import", "gtfs-query", "lines", "gtfs-synth", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport", "TestHTTPServer",
+                "gtfs-import", "gtfs-query", "lines", "gtfs-synth", "GTFSImport", "GTFS", "GTFSSynth", "GTFSRealtime", "TestSupport", "TestHTTPServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings

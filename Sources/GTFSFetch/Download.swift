@@ -216,13 +216,13 @@ struct Download {
     private mutating func write(_ body: HTTPClientResponse.Body) async throws {
         for try await buffer in body {
             try buffer.withUnsafeReadableBytes { bytes throws(Failure) in try mapFile { () throws(FetchError) in try file.append(bytes) } }
-            if file.head.count >= 4 || file.size >= 4, !file.looksLikeZip {
+            if options.requiresZip, file.head.count >= 4 || file.size >= 4, !file.looksLikeZip {
                 throw Failure.final(.notAZip(url: display, firstBytes: RedactedURL.escaped(file.head)))
             }
             if file.size > options.maxDownload { throw Failure.final(.tooLarge(url: display, limit: options.maxDownload)) }
             report()
         }
-        if file.size < 4 { throw Failure.final(.notAZip(url: display, firstBytes: RedactedURL.escaped(file.head))) }
+        if options.requiresZip, file.size < 4 { throw Failure.final(.notAZip(url: display, firstBytes: RedactedURL.escaped(file.head))) }
         if let expected, file.size < expected {
             throw Failure.retry(message: "the body ended after \(file.size) of \(expected) bytes", after: nil, status: nil)
         }

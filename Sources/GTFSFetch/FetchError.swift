@@ -22,6 +22,8 @@ public enum FetchError: Error, Sendable, CustomStringConvertible {
     /// The server asked to come back later than ``FetchOptions/longestRetryDelay`` allows.
     case retryTooLate(url: String, seconds: Int)
     /// The download could not be written (a full disk, a directory that cannot be written).
+    /// A realtime message's file or pipe that cannot be read, or is larger than allowed.
+    case unreadable(path: String, message: String)
     case file(path: String, message: String)
     /// The fetch was cancelled.
     case cancelled
@@ -41,6 +43,7 @@ public enum FetchError: Error, Sendable, CustomStringConvertible {
         case .connection(let url, let message, let attempts): "\(url): \(message)" + (attempts > 1 ? " (\(attempts) attempts)" : "")
         case .retryTooLate(let url, let seconds): "\(url): the server asks to retry after \(seconds) s, longer than allowed"
         case .file(let path, let message): "\(path): cannot write the download: \(message)"
+        case .unreadable(let path, let message): "\(path): \(message)"
         case .cancelled: "the download was cancelled"
         }
     }

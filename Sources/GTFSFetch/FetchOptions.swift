@@ -20,6 +20,9 @@ public struct FetchOptions: Sendable {
     public var longestRetryDelay: Duration = .seconds(300)
     /// The most bytes a body may have (default 4 GiB): an endless or oversized body stops there.
     public var maxDownload: Int64 = 4 << 30
+    /// Whether the body must be a zip (a GTFS Schedule feed), refused as soon as its first bytes are not;
+    /// `false` for GTFS-Realtime's protobuf messages.
+    public var requiresZip = true
     /// The most redirects followed (never from https to http).
     public var maxRedirects = 10
     /// A PEM file of certificate authorities trusted besides the system's (a company's own CA); TLS is

@@ -14,7 +14,7 @@ struct GTFSImportCommand: ParsableCommand {
         abstract: "Import GTFS feeds (files, gzip, a directory, a .zip or standard input) into SQLite, and manage them.",
         discussion: discussion,
         version: "\(ToolVersion.number) (database schema \(GTFSSchema.version))",
-        subcommands: [ImportCommand.self, ListCommand.self, RemoveCommand.self, DiffCommand.self, SyncCommand.self],
+        subcommands: [ImportCommand.self, ListCommand.self, RemoveCommand.self, DiffCommand.self, SyncCommand.self, RealtimeCommand.self],
         defaultSubcommand: ImportCommand.self
     )
 

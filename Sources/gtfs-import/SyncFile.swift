@@ -1,6 +1,7 @@
 import Foundation
 import GTFS
 import GTFSFetch
+import ToolSupport
 
 /// The feeds file of `gtfs-import sync`: a JSON array of entries, each `name`, `url`, optional `headers` (an
 /// object of names and values; a value `${NAME}` is the environment variable NAME) and optional `every`
@@ -68,7 +69,7 @@ enum SyncFile {
         }
         var every = Duration.seconds(3600)
         if let value = object["every"] {
-            guard let text = value as? String, let duration = interval(text), duration >= shortestInterval else {
+            guard let text = value as? String, let duration = Interval.duration(text), duration >= shortestInterval else {
                 throw fail("\"every\" is not an interval like 30s, 15m, 6h or 1d (at least 1s)", name: name)
             }
             every = duration
@@ -76,12 +77,6 @@ enum SyncFile {
         return KeptFeed(name: name, url: url, headers: headers, every: every)
     }
 
-    /// `30s`, `15m`, `6h`, `1d`.
-    static func interval(_ text: String) -> Duration? {
-        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        guard let unit = text.last.flatMap({ units[$0] }), let count = Int(text.dropLast()), count > 0, count <= 365 * 86400 / unit else { return nil }
-        return .seconds(count * unit)
-    }
 
     private static func quoted(_ text: String) -> String { "\"\(GTFSError.displayable(text))\"" }
 }

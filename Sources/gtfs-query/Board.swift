@@ -16,6 +16,10 @@ final class Board {
     let json: Bool
     /// The most rows printed; one more event than this says there are more.
     let limit: Int
+    /// Whether the board shows realtime predictions (a column, and three JSON fields).
+    let realtime: Bool
+    /// The routes and trips on the board, whose alerts it shows.
+    private(set) var routes = Set<String>(), trips = Set<String>()
     /// Rows held to measure the columns, until a page is full.
     private var page: [[String]] = []
     private var widths: [Int]?
@@ -32,11 +36,13 @@ final class Board {
     static let pageSize = 1_000
     /// The columns of a text board.
     private var header: [String] {
-        place == nil ? ["time", "line", "stop", "platform", "to"] : ["time", "line", "platform", arrivals ? "from" : "to"]
+        let base = place == nil ? ["time", "line", "stop", "platform", "to"] : ["time", "line", "platform", arrivals ? "from" : "to"]
+        return realtime ? [base[0], "live"] + base.dropFirst() : base
     }
 
-    init(place: StopLookup.Place?, arrivals: Bool, start: Date, end: Date, zone: TimeZone, json: Bool, limit: Int) {
+    init(place: StopLookup.Place?, arrivals: Bool, start: Date, end: Date, zone: TimeZone, json: Bool, limit: Int, realtime: Bool = false) {
         (self.place, self.arrivals, self.start, self.end, self.zone, self.json, self.limit) = (place, arrivals, start, end, zone, json, limit)
+        self.realtime = realtime
         time = DateFormatter()
         time.locale = Locale(identifier: "en_US_POSIX")
         time.timeZone = zone
@@ -64,8 +70,11 @@ final class Board {
             return
         }
         count += 1
+        if realtime, routes.count < limit { routes.insert(event.routeID.description) }
+        if realtime { trips.insert(event.tripID.description) }
         if json {
-            try write((count > 1 ? ",\n" : "") + Self.indented(String(decoding: encoder.encode(row(event)), as: UTF8.self)))
+            let text = try realtime ? encoder.encode(LiveRow(row: row(event), live: live(event))) : try encoder.encode(row(event))
+            write((count > 1 ? ",\n" : "") + Self.indented(String(decoding: text, as: UTF8.self)))
             return
         }
         let cells = textCells(event)
@@ -124,7 +133,7 @@ final class Board {
         let later = dayNumber(instant) - dayNumber(start)
         let clock = (event.isExactTime ? "" : "~") + time.string(from: instant) + (later > 0 ? " +\(later)d" : "")
         let stop = place == nil ? [GTFSError.displayable(event.stopName ?? event.stopID.description)] : []
-        return [clock, GTFSError.displayable(Self.line(event))] + stop
+        return [clock] + (realtime ? [liveCell(event)] : []) + [GTFSError.displayable(Self.line(event))] + stop
             + [GTFSError.displayable(event.platformCode ?? ""), GTFSError.displayable((arrivals ? event.origin : event.destination) ?? "")]
     }
 
@@ -162,6 +171,47 @@ final class Board {
             headsign: event.headsign, destination: event.destination, origin: event.origin, tripShortName: event.tripShortName,
             platform: event.platformCode, stopID: event.stopID.description, stopName: event.stopName,
             tripID: event.tripID.description, exactTime: event.isExactTime)
+    }
+
+    /// A realtime board's cell: `08:12 +2`, `on time`, `cancelled`, `skipped`, `added`; empty without a prediction.
+    private func liveCell(_ event: StopEvent) -> String {
+        guard let call = event.realtime else { return "" }
+        switch call.status {
+        case .scheduled: return ""
+        case .cancelled, .skipped, .added: return call.status.rawValue
+        case .predicted:
+            let expected = arrivals ? event.expectedArrival : event.expectedDeparture
+            let delay = (arrivals ? call.arrivalDelay : call.departureDelay) ?? 0
+            let minutes = (Double(delay) / 60).rounded()
+            let mark = minutes == 0 ? "on time" : minutes > 0 ? "+\(Int(minutes))" : "\(Int(minutes))"
+            return (expected.map { time.string(from: $0) + " " } ?? "") + mark
+        }
+    }
+
+    /// A realtime board's three JSON fields: the status, the predicted instant and the delay (`null` when none).
+    private struct Live {
+        let status: String, predictedTime: String?, delay: Int?
+    }
+
+    private func live(_ event: StopEvent) -> Live {
+        let call = event.realtime ?? RealtimeCall(status: .scheduled)
+        let predicted = call.status == .predicted || call.status == .added ? (arrivals ? call.predictedArrival : call.predictedDeparture) : nil
+        let delay = call.status == .predicted ? (arrivals ? call.arrivalDelay : call.departureDelay) : nil
+        return Live(status: call.status.rawValue, predictedTime: predicted.map(iso.string(from:)), delay: delay)
+    }
+
+    /// A row with the realtime fields, which are written as `null` rather than left out.
+    private struct LiveRow: Encodable {
+        let row: Row, live: Live
+        enum Keys: String, CodingKey { case status, predictedTime, delay }
+
+        func encode(to encoder: any Encoder) throws {
+            try row.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(live.status, forKey: .status)
+            try container.encode(live.predictedTime, forKey: .predictedTime)
+            try container.encode(live.delay, forKey: .delay)
+        }
     }
 
     /// An element of a pretty-printed array: each line indented by two spaces.

@@ -41,6 +41,12 @@ struct DeparturesCommand: ParsableCommand {
     @Flag(name: .long, help: "Arrivals instead of departures.")
     var arrivals = false
 
+    @Flag(name: .long, help: "Show realtime predictions (gtfs-import realtime): the expected time and delay, cancelled, skipped, added trips, and alerts.")
+    var realtime = false
+
+    @Option(name: .long, help: ArgumentHelp("With --realtime: the oldest prediction shown (default 10m).", valueName: "INTERVAL"))
+    var maxAge = "10m"
+
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
@@ -53,6 +59,8 @@ struct DeparturesCommand: ParsableCommand {
         if all && arrivals { throw ValidationError("--all lists departures; --arrivals needs a STOP") }
         guard (1 ... 10_080).contains(minutes) else { throw ValidationError("--minutes must be 1 to 10080, got \(minutes)") }
         if limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
+        if RealtimeArguments.seconds(maxAge) == nil { throw ValidationError("--max-age is not an interval like 90s, 10m or 1h") }
+        if realtime && all { throw ValidationError("--realtime shows a stop's board; give a STOP") }
         // The form is checked here; the time zone that places it is the feed's, known once the store is open.
         if let at {
             do {
@@ -78,15 +86,16 @@ struct DeparturesCommand: ParsableCommand {
         }
         let place = try stop.map { try StopLookup.resolve($0, in: database, feed: store.feed) }
         let end = start.addingTimeInterval(Double(minutes) * 60)
-        let board = Board(place: place, arrivals: arrivals, start: start, end: end, zone: zone, json: store.json, limit: limit)
+        let board = Board(place: place, arrivals: arrivals, start: start, end: end, zone: zone, json: store.json, limit: limit, realtime: realtime)
+        let live = realtime ? RealtimeOptions(maxAge: RealtimeArguments.seconds(maxAge) ?? RealtimeOptions.defaultMaxAge) : nil
         board.serviceDates = try? database.serviceDates(feed: store.feed)
         // One event more than the limit says whether there are more.
         let asked = limit == .max ? limit : limit + 1
         do {
             if let place, arrivals {
-                try database.forEachArrival(at: place.stopID, between: start, and: end, feed: store.feed, limit: asked, board.add)
+                try database.forEachArrival(at: place.stopID, between: start, and: end, feed: store.feed, limit: asked, realtime: live, board.add)
             } else if let place {
-                try database.forEachDeparture(from: place.stopID, between: start, and: end, feed: store.feed, limit: asked, board.add)
+                try database.forEachDeparture(from: place.stopID, between: start, and: end, feed: store.feed, limit: asked, realtime: live, board.add)
             } else {
                 try database.forEachDeparture(between: start, and: end, feed: store.feed, limit: asked, board.add)
             }
@@ -94,6 +103,12 @@ struct DeparturesCommand: ParsableCommand {
             throw ToolFailure("\(error)")
         }
         board.finish()
+        if let place, realtime {
+            let stops = [place.stopID] + ((try? database.stops(inStation: place.stopID, feed: store.feed)) ?? []).map(\.stopID.description)
+            let alerts = try RealtimeArguments.alerts(
+                database, feed: store.feed, stops: stops, routes: board.routes.sorted(), trips: board.trips.sorted(), at: start)
+            RealtimeArguments.printAlerts(alerts, json: store.json)
+        }
         if store.json && board.hasMore { StandardError.line(board.moreNote) }
         if store.json, let note = board.outsideNote { StandardError.line(note) }
     }

@@ -18,7 +18,7 @@ struct GTFSQueryCommand: ParsableCommand {
             Exit status: 0 answered (also with no departures), 1 failed (a missing database or stop), 2 usage error.
             """,
         version: "\(ToolVersion.number) (database schema \(GTFSSchema.version))",
-        subcommands: [DeparturesCommand.self, StopsCommand.self]
+        subcommands: [DeparturesCommand.self, StopsCommand.self, VehiclesCommand.self]
     )
 
     /// Parses and runs; a usage error exits with status 2, as the other tools' do.

@@ -37,8 +37,11 @@ struct StopsCommand: ParsableCommand {
     }
 
     /// `--near` as numbers, when valid.
-    private var point: (latitude: Double, longitude: Double)? {
-        guard let parts = near?.split(separator: ","), parts.count == 2,
+    private var point: (latitude: Double, longitude: Double)? { Self.point(near) }
+
+    /// `LAT,LON` as numbers, when valid.
+    static func point(_ text: String?) -> (latitude: Double, longitude: Double)? {
+        guard let parts = text?.split(separator: ","), parts.count == 2,
             let latitude = Double(parts[0].trimmingCharacters(in: .whitespaces)),
             let longitude = Double(parts[1].trimmingCharacters(in: .whitespaces)),
             (-90 ... 90).contains(latitude), (-180 ... 180).contains(longitude)

@@ -19,7 +19,10 @@ enum StopEvents {
             try String.fetchAll(db, sql: BoardQuery.feedNamesSQL)
         }
         guard let feed else { return }
-        let window = try realtime.map { try RealtimeReads.window(SQLiteRealtimeSession(db: db), feed: feed, options: $0) }
+        // A store an older build wrote, opened read-only, has no realtime tables: nothing is predicted in it.
+        let hasRealtime = try realtime != nil && db.tableExists(RealtimeTables.sources.name)
+        let window = try realtime.flatMap { hasRealtime ? try RealtimeReads.window(SQLiteRealtimeSession(db: db), feed: feed, options: $0) : nil }
+        let body = realtime != nil && !hasRealtime ? { try body(RealtimeCall.scheduled($0)) } : body
         guard let query = BoardQuery(kind, stops: stops, start: start, end: end, limit: limit, dialect: .sqlite, realtime: window) else { return }
         func cursor(runs: Bool) throws -> RowCursor? {
             let latestArguments = StatementArguments(query.latestArguments(feed: feed).map(\.databaseValue))

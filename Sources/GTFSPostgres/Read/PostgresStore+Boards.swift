@@ -81,7 +81,10 @@ extension PostgresStore {
             }
             guard let feed else { return }
             let session = PostgresRealtimeSession(connection: reading.connection)
-            let window = try realtime.flatMap { options in try reading.hasRealtime() ? try RealtimeReads.window(session, feed: feed, options: options) : nil }
+            // A schema an older build wrote has no realtime tables until its next write: nothing is predicted in it.
+            let hasRealtime = try realtime != nil && reading.hasRealtime()
+            let window = try realtime.flatMap { hasRealtime ? try RealtimeReads.window(session, feed: feed, options: $0) : nil }
+            let body = realtime != nil && !hasRealtime ? { try body(RealtimeCall.scheduled($0)) } : body
             guard let query = BoardQuery(kind, stops: stops, start: start, end: end, limit: limit, dialect: .postgres, realtime: window) else { return }
             func cursor(runs: Bool) throws(PostgresError) -> PostgresCursor? {
                 let latest = try reading.query(query.latestSQL(runs: runs), query.latestArguments(feed: feed), "find the latest time")

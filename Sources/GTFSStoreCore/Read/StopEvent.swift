@@ -109,6 +109,13 @@ public struct RealtimeCall: Sendable, Hashable {
     /// Seconds late (negative: early); `nil` without a prediction.
     public var arrivalDelay: Int?, departureDelay: Int?
 
+    /// `event` as a realtime board shows a call without predictions.
+    package static func scheduled(_ event: StopEvent) -> StopEvent {
+        var event = event
+        event.realtime = RealtimeCall(status: .scheduled)
+        return event
+    }
+
     public init(status: RealtimeStatus, predictedArrival: Date? = nil, predictedDeparture: Date? = nil, arrivalDelay: Int? = nil, departureDelay: Int? = nil) {
         (self.status, self.predictedArrival, self.predictedDeparture) = (status, predictedArrival, predictedDeparture)
         (self.arrivalDelay, self.departureDelay) = (arrivalDelay, departureDelay)
