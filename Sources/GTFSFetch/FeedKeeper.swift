@@ -12,12 +12,28 @@ public struct KeptFeed: Sendable, Hashable {
     /// How often it is checked.
     public var every: Duration
 
+    /// Its GTFS-Realtime sources, each polled at its own interval (`gtfs-import sync`).
+    public var realtime: [KeptRealtimeSource]
+
     /// A feed checked every `every` (an hour unless given; at least a second).
-    public init(name: String, url: URL, headers: [HTTPHeaderField] = [], every: Duration = .seconds(3600)) {
+    public init(name: String, url: URL, headers: [HTTPHeaderField] = [], every: Duration = .seconds(3600), realtime: [KeptRealtimeSource] = []) {
         self.name = name
         self.url = url
         self.headers = headers
         self.every = max(every, .seconds(1))
+        self.realtime = realtime
+    }
+}
+
+/// A GTFS-Realtime source of a kept feed: its URL, headers and interval.
+public struct KeptRealtimeSource: Sendable, Hashable {
+    public var url: URL
+    public var headers: [HTTPHeaderField]
+    /// How often it is polled (at least a second).
+    public var every: Duration
+
+    public init(url: URL, headers: [HTTPHeaderField] = [], every: Duration = .seconds(30)) {
+        (self.url, self.headers, self.every) = (url, headers, max(every, .seconds(1)))
     }
 }
 

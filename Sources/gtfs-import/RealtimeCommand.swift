@@ -79,10 +79,11 @@ struct RealtimeCommand: ParsableCommand {
         if !failed.isEmpty { throw ToolFailure("failed: \(failed.map { GTFSError.displayable($0.source) }.joined(separator: ", "))") }
     }
 
-    /// `2026-11-27T07:00:00Z  trips.pb  3 entities, 1 changed, …  0.02 s`.
-    static func line(_ report: RealtimePollReport) -> String {
+    /// `2026-11-27T07:00:00Z  trips.pb  3 entities, 1 changed, …  0.02 s`; in `sync`, the source follows its
+    /// feed's name and `realtime`.
+    static func line(_ report: RealtimePollReport, feed: String? = nil) -> String {
         let time = report.started.formatted(.iso8601)
-        let source = GTFSError.displayable(report.source)
+        let source = (feed.map { "\($0) realtime " } ?? "") + GTFSError.displayable(report.source)
         let seconds = Format.seconds(report.duration)
         switch report.outcome {
         case .success(.applied(let summary)):

@@ -15,8 +15,9 @@ struct SyncCommand: ParsableCommand {
         abstract: "Keep the feeds a JSON file lists fresh in one database: each checked against its URL when due.",
         discussion: """
             FEEDS.json is an array of feeds: [{"name": "vbb", "url": "https://…/gtfs.zip", "headers": {"X-Api-Key": "${VBB_KEY}"}, \
-            "every": "6h"}]. "headers" and "every" (30s, 15m, 6h, 1d; default 1h) are optional; a header value ${NAME} \
-            is the environment variable NAME. Feeds are checked one at a time, each when due, conditionally (an unchanged \
+            "every": "6h", "realtime": [{"url": "https://…/trip-updates.pb", "every": "30s"}]}]. "headers", "every" \
+            (30s, 15m, 6h, 1d; default 1h) and "realtime" (GTFS-Realtime sources, each with "url" and optional "headers" \
+            and "every", default 30s) are optional; a header value ${NAME} is the environment variable NAME. Feeds are checked one at a time, each when due, conditionally (an unchanged \
             feed costs one request); a failed check is tried again sooner, backing off, while the database keeps the last \
             good version. One line per check on standard output. SIGINT or SIGTERM stops it within a second (an import in \
             flight rolls back) with status 0, or 130/143 when an import had to be abandoned.
@@ -51,19 +52,56 @@ struct SyncCommand: ParsableCommand {
             // Unbuffered: a log follows each check as it ends.
             FileHandle.standardOutput.write(Data(Self.line(report).utf8))
         }
+        let pollers = try realtimePollers(feeds, store: store, directory: directory)
         let (result, signal) = Blocking.runCancellable(
             giveUpAfter: .milliseconds(900), givingUp: { StandardError.line("stopped by \($0.name); an import in flight rolls back") }
         ) { [once] in
-            if once { return await keeper.checkAll() }
-            await keeper.run()
+            if once { return await Self.checkOnce(keeper, pollers) }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await keeper.run() }
+                for (feed, poller, every) in pollers {
+                    group.addTask { await poller.run(every: every) { FileHandle.standardOutput.write(Data(RealtimeCommand.line($0, feed: feed).utf8)) } }
+                }
+            }
             return []
         }
         if let signal {
             StandardError.line("stopped by \(signal.name); \(GTFSError.displayable(name)) holds the last good versions")
             return
         }
-        let failed = ((try? result.get()) ?? []).filter(\.failed).map(\.feed)
+        let failed = (try? result.get()) ?? []
         if !failed.isEmpty { throw ToolFailure("failed: \(failed.map(GTFSError.displayable).joined(separator: ", "))") }
+    }
+
+    /// A poller per realtime source of the feeds, with its feed and interval.
+    private func realtimePollers(
+        _ feeds: [KeptFeed], store: any FeedStore, directory: URL?
+    ) throws(ToolFailure) -> [(feed: String, poller: RealtimePoller, every: Duration)] {
+        do {
+            return try feeds.flatMap { feed in
+                try feed.realtime.map { source in
+                    var options = fetch.options
+                    options.headers = source.headers
+                    let location = RealtimeLocation.url(try FeedFetcher(url: source.url, options: options))
+                    return (feed.name, RealtimePoller(store: store, feed: feed.name, sources: [location], directory: directory), source.every)
+                }
+            }
+        } catch {
+            throw ToolFailure("\(error)")
+        }
+    }
+
+    /// Checks every feed once, then polls every realtime source once (a feed's messages need its timetable);
+    /// returns the names of the feeds and sources that failed.
+    private static func checkOnce(_ keeper: FeedKeeper, _ pollers: [(feed: String, poller: RealtimePoller, every: Duration)]) async -> [String] {
+        var failed = await keeper.checkAll().filter(\.failed).map(\.feed)
+        for (feed, poller, _) in pollers {
+            for report in await poller.pollOnce() {
+                FileHandle.standardOutput.write(Data(RealtimeCommand.line(report, feed: feed).utf8))
+                if report.failed { failed.append("\(feed) realtime \(report.source)") }
+            }
+        }
+        return failed
     }
 
     /// The store `--db` names, created when it is a new file.

@@ -5,11 +5,12 @@ import ToolSupport
 
 /// The feeds file of `gtfs-import sync`: a JSON array of entries, each `name`, `url`, optional `headers` (an
 /// object of names and values; a value `${NAME}` is the environment variable NAME) and optional `every`
-/// (`30s`, `15m`, `6h`, `1d`; an hour by default). Its errors name the entry and the field.
+/// (`30s`, `15m`, `6h`, `1d`; an hour by default), and optional `realtime`, the feed's GTFS-Realtime sources,
+/// each `url`, optional `headers` and `every` (30 seconds by default). Its errors name the entry and the field.
 enum SyncFile {
     /// The shortest interval.
     static let shortestInterval = Duration.seconds(1)
-    static let fields: Set<String> = ["name", "url", "headers", "every"]
+    static let fields: Set<String> = ["name", "url", "headers", "every", "realtime"]
 
     /// The feeds of the file at `path`.
     /// - Throws: a message naming the file, and the entry and field at fault.
@@ -41,42 +42,64 @@ enum SyncFile {
         }
         guard let object = value as? [String: Any] else { throw fail("is not an object") }
         if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
-            throw fail("unknown field \(quoted(unknown)) (the fields are name, url, headers, every)")
+            throw fail("unknown field \(quoted(unknown)) (the fields are name, url, headers, every, realtime)")
         }
         guard let name = object["name"] as? String, !name.isEmpty else { throw fail("\"name\" is missing or not a text") }
-        guard let text = object["url"] as? String else { throw fail("\"url\" is missing or not a text", name: name) }
+        let (url, headers, every) = try source(object, every: .seconds(3600), environment: environment) { fail($0, name: name) }
+        var realtime: [KeptRealtimeSource] = []
+        if let value = object["realtime"] {
+            guard let list = value as? [Any] else { throw fail("\"realtime\" is not an array of sources", name: name) }
+            for (index, item) in list.enumerated() {
+                func failSource(_ message: String) -> SyncFileError { fail("\"realtime\" \(index + 1): \(message)", name: name) }
+                guard let source = item as? [String: Any] else { throw failSource("is not an object") }
+                if let unknown = source.keys.sorted().first(where: { !realtimeFields.contains($0) }) {
+                    throw failSource("unknown field \(quoted(unknown)) (the fields are url, headers, every)")
+                }
+                let (url, headers, every) = try Self.source(source, every: .seconds(30), environment: environment, fail: failSource)
+                realtime.append(KeptRealtimeSource(url: url, headers: headers, every: every))
+            }
+        }
+        return KeptFeed(name: name, url: url, headers: headers, every: every, realtime: realtime)
+    }
+
+    static let realtimeFields: Set<String> = ["url", "headers", "every"]
+
+    /// The `url`, `headers` and `every` of an entry or a realtime source.
+    private static func source(
+        _ object: [String: Any], every defaultEvery: Duration, environment: [String: String], fail: (String) -> SyncFileError
+    ) throws(SyncFileError) -> (URL, [HTTPHeaderField], Duration) {
+        guard let text = object["url"] as? String else { throw fail("\"url\" is missing or not a text") }
         guard FeedFetcher.isURL(text), let url = URL(string: text), (try? FeedFetcher(url: url)) != nil else {
-            throw fail("\"url\" is not an http or https URL", name: name)
+            throw fail("\"url\" is not an http or https URL")
         }
         var headers: [HTTPHeaderField] = []
         if let value = object["headers"] {
-            guard let pairs = value as? [String: Any] else { throw fail("\"headers\" is not an object of names and values", name: name) }
+            guard let pairs = value as? [String: Any] else { throw fail("\"headers\" is not an object of names and values") }
             for key in pairs.keys.sorted() {
-                guard var text = pairs[key] as? String else { throw fail("\"headers\": the value of \(quoted(key)) is not a text", name: name) }
+                guard var text = pairs[key] as? String else { throw fail("\"headers\": the value of \(quoted(key)) is not a text") }
                 if text.hasPrefix("${") && text.hasSuffix("}") {
                     let variable = String(text.dropFirst(2).dropLast())
                     guard let set = environment[variable] else {
-                        throw fail("\"headers\": \(quoted(key)) names the environment variable \(variable), which is not set", name: name)
+                        throw fail("\"headers\": \(quoted(key)) names the environment variable \(variable), which is not set")
                     }
                     text = set
                 }
                 do {
                     headers.append(try HTTPHeaderField(name: key, value: text))
                 } catch {
-                    throw fail("\"headers\": \(error)", name: name)
+                    throw fail("\"headers\": \(error)")
                 }
             }
         }
-        var every = Duration.seconds(3600)
+        var every = defaultEvery
         if let value = object["every"] {
             guard let text = value as? String, let duration = Interval.duration(text), duration >= shortestInterval else {
-                throw fail("\"every\" is not an interval like 30s, 15m, 6h or 1d (at least 1s)", name: name)
+                throw fail("\"every\" is not an interval like 30s, 15m, 6h or 1d (at least 1s)")
             }
             every = duration
         }
-        return KeptFeed(name: name, url: url, headers: headers, every: every)
+        return (url, headers, every)
     }
-
 
     private static func quoted(_ text: String) -> String { "\"\(GTFSError.displayable(text))\"" }
 }
