@@ -529,7 +529,9 @@ struct EntityReader {
 
     private mutating func alert(_ alert: TransitRealtime_Alert, id: String) -> RealtimeAlert {
         var result = RealtimeAlert(entityID: id)
-        result.activePeriods = alert.activePeriod.map { period(in: $0) }
+        // `active_period` is deprecated for `communication_period` (when riders are told), which a board shows by.
+        let periods = alert.activePeriod.isEmpty ? alert.communicationPeriod : alert.activePeriod
+        result.activePeriods = periods.map { period(in: $0) }
         result.informedEntities = alert.informedEntity.map { selector in
             RealtimeAlert.InformedEntity(
                 agencyID: selector.hasAgencyID ? selector.agencyID : nil, routeID: selector.hasRouteID ? selector.routeID : nil,

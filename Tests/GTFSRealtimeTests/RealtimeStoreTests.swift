@@ -56,6 +56,8 @@ struct RealtimeStoreTests {
             F1,08:08:00,08:08:00,S3,3
 
             """,
+        // Sunday 29 March 2026, when the clocks go forward: its day starts at 23:00 the evening before.
+        "calendar_dates.txt": "service_id,date,exception_type\nWD,20260329,1\n",
         "frequencies.txt": "trip_id,start_time,end_time,headway_secs,exact_times\nF1,08:00:00,09:00:00,600,1\n",
     ]
 
@@ -210,6 +212,23 @@ struct RealtimeStoreTests {
             #expect(t4.first?.serviceDate == GTFSDate("20261126") && t4.first?.realtime?.departureDelay == 180)
             let f1 = try Self.board(store, "S5", "08:00:00", "08:30:00", options: options)
             #expect(f1.map { $0.realtime?.departureDelay } == [nil, 45, nil])
+        }
+    }
+
+    @Test func theNightTheClocksChange() throws {
+        let utc = ISO8601DateFormatter()
+        let arrival = utc.date(from: "2026-03-29T06:07:00Z")!  // 08:07 CEST, two minutes late at S2
+        let options = RealtimeOptions(now: utc.date(from: "2026-03-29T06:00:00Z")!)
+        try Self.withStores { store in
+            let update = Self.update("e1", trip: RealtimeTrip(tripID: "T1"), [
+                RealtimeStopTimeUpdate(stopSequence: 2, arrival: RealtimeStopTimeEvent(time: Int64(arrival.timeIntervalSince1970))),
+            ])
+            let message = RealtimeMessage(timestamp: Int64(options.now.timeIntervalSince1970), tripUpdates: [update])
+            #expect(try store.applyRealtime(message, source: "dst.pb", feed: "default", options: options).matchedTrips == 1)
+            let board = try store.departures(
+                from: "S2", between: utc.date(from: "2026-03-29T06:00:00Z")!, and: utc.date(from: "2026-03-29T06:10:00Z")!, realtime: options)
+            #expect(board.map(\.serviceDate) == [GTFSDate("20260329")!])
+            #expect(board.first?.realtime?.predictedDeparture == arrival && board.first?.realtime?.departureDelay == 120)
         }
     }
 
