@@ -189,6 +189,21 @@ struct RealtimeStoreTests {
         }
     }
 
+    @Test func aNewerHeaderKeepsUnchangedPredictionsFresh() throws {
+        try Self.withStores { store in
+            let updates = [Self.update("e1", trip: RealtimeTrip(tripID: "T2", startDate: "20261127"), [Self.delayed(1, 120)])]
+            _ = try store.applyRealtime(
+                RealtimeMessage(timestamp: Self.unix("07:59:00"), tripUpdates: updates), source: "trips.pb", feed: "default", options: Self.morning)
+            let later = RealtimeOptions(now: Self.at("08:16:00"))
+            let renewed = try store.applyRealtime(
+                RealtimeMessage(timestamp: Self.unix("08:15:00"), tripUpdates: updates), source: "trips.pb", feed: "default", options: later)
+            #expect(renewed.changedEntities == 0 && renewed.rowsWritten == 0 && !renewed.unchangedMessage)
+            // 21 minutes after the first message, 5 after the second: the update without a timestamp of its own is fresh.
+            let board = try Self.board(store, "S2", "08:30:00", "08:40:00", options: RealtimeOptions(now: Self.at("08:20:00")))
+            #expect(board.first?.realtime?.status == .predicted)
+        }
+    }
+
     @Test func tripsFoundWithoutIDOrDateAndFrequencyRuns() throws {
         try Self.withStores { store in
             let message = RealtimeMessage(

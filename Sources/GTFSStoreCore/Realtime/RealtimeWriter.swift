@@ -67,7 +67,7 @@ struct RealtimeWriter {
             if stale {
                 summary.staleTrips += 1
             } else if predicted.insert(instanceKey).inserted {
-                unmatched = try writePredictions(update, found, timestamp: timestamp)
+                unmatched = try writePredictions(update, found)
             } else {
                 note = "trip \(found.tripID) on \(found.date) is predicted by an earlier entity of the message"
                 summary.note("entity \(update.entityID): " + (note ?? ""))
@@ -87,7 +87,9 @@ struct RealtimeWriter {
     }
 
     /// Writes the predicted calls of an instance; returns the stop time updates that matched no call.
-    private mutating func writePredictions(_ update: RealtimeTripUpdate, _ instance: TripInstance, timestamp: Int64) throws -> Int {
+    /// A prediction keeps the update's own timestamp; without one, its age is its source's last header's
+    /// (`realtime_sources`), which every later message renews without rewriting the prediction.
+    private mutating func writePredictions(_ update: RealtimeTripUpdate, _ instance: TripInstance) throws -> Int {
         let cancelled = [.canceled, .deleted].contains(update.trip.relationship)
         let (calls, unmatched) =
             instance.isAdded && update.trip.relationship != .duplicated
@@ -105,7 +107,7 @@ struct RealtimeWriter {
                 [
                     .integer(feed), .text(instance.tripID), .integer(instance.date), .integer(instance.runShift), .integer(call.stopSequence),
                     .text(call.stopID), .text(call.status.rawValue), .integer(call.arrival), .integer(call.departure), .integer(call.arrivalDelay),
-                    .integer(call.departureDelay), .text(update.trip.routeID), .integer(timestamp), .text(source), .text(update.entityID),
+                    .integer(call.departureDelay), .text(update.trip.routeID), .integer(update.timestamp), .text(source), .text(update.entityID),
                 ])
         }
         return unmatched
