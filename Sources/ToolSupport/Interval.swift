@@ -9,4 +9,7 @@ package enum Interval {
 
     /// The interval in seconds.
     package static func seconds(_ text: String) -> Double? { duration(text).map { $0 / .seconds(1) } }
+
+    /// A largest age: an interval, or `none` for no limit (a replay of old messages), which is a century.
+    package static func age(_ text: String) -> Double? { text == "none" ? 100 * 365.25 * 86_400 : seconds(text) }
 }

@@ -34,7 +34,7 @@ struct RealtimeCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Poll the sources at this interval (30s, 1m, …) until stopped.", valueName: "INTERVAL"))
     var every: String?
 
-    @Option(name: .long, help: ArgumentHelp("The oldest trip update that makes predictions (default 10m).", valueName: "INTERVAL"))
+    @Option(name: .long, help: ArgumentHelp("The oldest trip update that makes predictions (default 10m; none: any age, to replay old messages).", valueName: "INTERVAL"))
     var maxAge = "10m"
 
     @Option(name: .long, help: ArgumentHelp("The largest message read: bytes, or with K, M (default 32M).", valueName: "SIZE"))
@@ -44,7 +44,7 @@ struct RealtimeCommand: ParsableCommand {
 
     func validate() throws {
         if let every, Interval.duration(every) == nil { throw ValidationError("--every is not an interval like 30s, 5m or 1h") }
-        if Interval.duration(maxAge) == nil { throw ValidationError("--max-age is not an interval like 90s, 10m or 1h") }
+        if Interval.age(maxAge) == nil { throw ValidationError("--max-age is not an interval like 90s, 10m or 1h, nor none") }
         if maxMessage.bytes > 1 << 30 { throw ValidationError("--max-message is at most 1G") }
         if every != nil, sources.contains("-") { throw ValidationError("standard input (-) can be read once, not polled with --every") }
     }
@@ -57,7 +57,7 @@ struct RealtimeCommand: ParsableCommand {
             throw ToolFailure("\(error)")
         }
         let (store, name) = try database.openExisting(readOnly: false, nothing: "no message was applied")
-        let maxAge = Interval.seconds(self.maxAge) ?? RealtimeOptions.defaultMaxAge
+        let maxAge = Interval.age(self.maxAge) ?? RealtimeOptions.defaultMaxAge
         let directory = database.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
         let poller = RealtimePoller(
             store: store, feed: feedOption.feed, sources: locations, maxAge: maxAge, maxBytes: Int(maxMessage.bytes), directory: directory)

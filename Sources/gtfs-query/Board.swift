@@ -173,18 +173,23 @@ final class Board {
             tripID: event.tripID.description, exactTime: event.isExactTime)
     }
 
-    /// A realtime board's cell: `08:12 +2`, `on time`, `cancelled`, `skipped`, `added`; empty without a prediction.
+    /// A realtime board's cell: `08:12 +2`, `on time` (under half a minute off), `cancelled`, `skipped`, `added`;
+    /// empty without a prediction.
     private func liveCell(_ event: StopEvent) -> String {
         guard let call = event.realtime else { return "" }
         switch call.status {
         case .scheduled: return ""
         case .cancelled, .skipped, .added: return call.status.rawValue
         case .predicted:
-            let expected = arrivals ? event.expectedArrival : event.expectedDeparture
             let delay = (arrivals ? call.arrivalDelay : call.departureDelay) ?? 0
-            let minutes = (Double(delay) / 60).rounded()
-            let mark = minutes == 0 ? "on time" : minutes > 0 ? "+\(Int(minutes))" : "\(Int(minutes))"
-            return (expected.map { time.string(from: $0) + " " } ?? "") + mark
+            let minutes = Int((Double(delay) / 60).rounded())
+            guard minutes != 0 else { return "on time" }
+            let mark = minutes > 0 ? "+\(minutes)" : "\(minutes)"
+            // The shown time is the timetable's moved by the shown minutes, so that the two always agree
+            // (a departure 40 s late is `08:01 +1`, not `08:00 +1`).
+            let scheduled = arrivals ? event.arrival : event.departure
+            let shown = scheduled.map { $0 + Double(minutes * 60) } ?? (arrivals ? event.expectedArrival : event.expectedDeparture)
+            return (shown.map { time.string(from: $0) + " " } ?? "") + mark
         }
     }
 

@@ -44,7 +44,7 @@ struct DeparturesCommand: ParsableCommand {
     @Flag(name: .long, help: "Show realtime predictions (gtfs-import realtime): the expected time and delay, cancelled, skipped, added trips, and alerts.")
     var realtime = false
 
-    @Option(name: .long, help: ArgumentHelp("With --realtime: the oldest prediction shown (default 10m).", valueName: "INTERVAL"))
+    @Option(name: .long, help: ArgumentHelp("With --realtime: the oldest prediction shown (default 10m; none: any age).", valueName: "INTERVAL"))
     var maxAge = "10m"
 
     @OptionGroup var store: StoreOptions
@@ -59,7 +59,7 @@ struct DeparturesCommand: ParsableCommand {
         if all && arrivals { throw ValidationError("--all lists departures; --arrivals needs a STOP") }
         guard (1 ... 10_080).contains(minutes) else { throw ValidationError("--minutes must be 1 to 10080, got \(minutes)") }
         if limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
-        if RealtimeArguments.seconds(maxAge) == nil { throw ValidationError("--max-age is not an interval like 90s, 10m or 1h") }
+        if RealtimeArguments.seconds(maxAge) == nil { throw ValidationError("--max-age is not an interval like 90s, 10m or 1h, nor none") }
         if realtime && all { throw ValidationError("--realtime shows a stop's board; give a STOP") }
         // The form is checked here; the time zone that places it is the feed's, known once the store is open.
         if let at {

@@ -5,8 +5,8 @@ import ToolSupport
 
 /// What the realtime queries share: the age argument, and the alerts a board shows.
 enum RealtimeArguments {
-    /// `--max-age` in seconds; `nil` when it is not an interval.
-    static func seconds(_ text: String) -> Double? { Interval.seconds(text) }
+    /// `--max-age` in seconds (`none`: no limit); `nil` when it is neither an interval nor `none`.
+    static func seconds(_ text: String) -> Double? { Interval.age(text) }
 
     /// The alerts in force for a board's stops, routes and trips.
     static func alerts(

@@ -24,7 +24,7 @@ struct VehiclesCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only the vehicles serving this route_id.", valueName: "ROUTE"))
     var route: String?
 
-    @Option(name: .long, help: ArgumentHelp("The oldest position shown (default 10m).", valueName: "INTERVAL"))
+    @Option(name: .long, help: ArgumentHelp("The oldest position shown (default 10m; none: any age).", valueName: "INTERVAL"))
     var maxAge = "10m"
 
     @Option(name: .long, help: "The most vehicles listed.")
@@ -35,7 +35,7 @@ struct VehiclesCommand: ParsableCommand {
     func validate() throws {
         if near != nil, StopsCommand.point(near) == nil { throw ValidationError("--near must be LAT,LON in degrees, e.g. 52.5219,13.4132") }
         guard within >= 0, within <= 100_000 else { throw ValidationError("--within must be 0 to 100000 meters, got \(within)") }
-        if RealtimeArguments.seconds(maxAge) == nil { throw ValidationError("--max-age is not an interval like 90s, 10m or 1h") }
+        if RealtimeArguments.seconds(maxAge) == nil { throw ValidationError("--max-age is not an interval like 90s, 10m or 1h, nor none") }
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1, got \(limit)") }
     }
 

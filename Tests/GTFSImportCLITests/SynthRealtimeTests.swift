@@ -131,6 +131,24 @@ struct SynthRealtimeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains(".pb") })
     }
 
+    @Test("The sample's trip-updates.pb is what SampleData/berlin/make-trip-updates.sh makes")
+    func sampleMessageIsReproducible() throws {
+        let folder = try TemporaryFolder()
+        let berlin = Repository.berlin.path
+        try FileManager.default.createDirectory(atPath: folder.file("feed"), withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: berlin + "/vbb-2025-subset") where file.hasSuffix(".txt") {
+            try FileManager.default.createSymbolicLink(atPath: folder.file("feed/" + file), withDestinationPath: berlin + "/vbb-2025-subset/" + file)
+        }
+        // `lines` prints the gzip file's lines as they are (LF, with a final newline).
+        let stopTimes = try ToolRunner.run("lines", [berlin + "/vbb-2025-generated/stop_times.txt.gz"])
+        try #require(stopTimes.status == 0)
+        try folder.write(Array(stopTimes.stdout), name: "feed/stop_times.txt")
+        let (bytes, _) = try Self.generate(
+            ["realtime", "--feed", folder.file("feed"), "--date", "20251124", "--from", "06:30:00", "--to", "08:10:00",
+             "--timestamp", "1763967480", "--seed", "1"], out: folder.file("trip-updates.pb"))
+        #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: berlin + "/vbb-2025-generated/trip-updates.pb"))))
+    }
+
     // MARK: Helpers
 
     /// Runs the tool, which must succeed, and returns the message it wrote and its closing line.

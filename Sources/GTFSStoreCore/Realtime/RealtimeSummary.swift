@@ -41,12 +41,13 @@ public struct RealtimeSummary: Sendable, Hashable {
     /// One line: `vbb-rt trips.pb: 1,204 entities, 120 changed, 3 removed; 1,190 trips matched, 14 not found; 9,812 rows written`.
     public var line: String {
         guard !unchangedMessage else { return "\(feed) \(source): unchanged, nothing written" }
-        var parts = ["\(entities) entities, \(changedEntities) changed, \(removedEntities) removed"]
-        if matchedTrips + unmatchedTrips > 0 { parts.append("\(matchedTrips) trips matched, \(unmatchedTrips) not found") }
-        if staleTrips > 0 { parts.append("\(staleTrips) stale") }
-        if unmatchedStopTimeUpdates > 0 { parts.append("\(unmatchedStopTimeUpdates) stop time updates matched no stop") }
-        parts.append("\(rowsWritten) rows written, \(rowsDeleted) deleted")
-        if noteCount > 0 { parts.append("\(noteCount) passed over") }
+        let n = Format.count
+        var parts = ["\(n(entities)) entities, \(n(changedEntities)) changed, \(n(removedEntities)) removed"]
+        if matchedTrips + unmatchedTrips > 0 { parts.append("\(n(matchedTrips)) trips matched, \(n(unmatchedTrips)) not found") }
+        if staleTrips > 0 { parts.append("\(n(staleTrips)) stale") }
+        if unmatchedStopTimeUpdates > 0 { parts.append("\(n(unmatchedStopTimeUpdates)) stop time updates matched no stop") }
+        parts.append("\(n(rowsWritten)) rows written, \(n(rowsDeleted)) deleted")
+        if noteCount > 0 { parts.append("\(n(noteCount)) passed over") }
         return "\(feed) \(source): " + parts.joined(separator: "; ")
     }
 }
