@@ -123,7 +123,7 @@ let package = Package(
         ),
         .target(
             name: "GTFSSynth",
-            dependencies: ["GTFS", "CZlib", "Platform"],
+            dependencies: ["GTFS", "GTFSRealtime", "CZlib", "Platform"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "GTFSPostgresTests",
             dependencies: [
-                "GTFSPostgres", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport", "Platform", "gtfs-import", "gtfs-query", "GTFSFetch",
+                "GTFSPostgres", "GTFSImport", "GTFS", "GTFSSynth", "TestSupport", "Platform", "gtfs-import", "gtfs-query", "GTFSFetch", "GTFSRealtime",
                 "TestHTTPServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

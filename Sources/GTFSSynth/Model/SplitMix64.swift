@@ -12,9 +12,14 @@ struct SplitMix64: RandomNumberGenerator {
     /// An independent stream for one entity of one kind: the same `(seed, stream, index)` gives the same
     /// numbers whichever order the entities are generated in.
     init(seed: UInt64, stream: Stream, index: Int) {
-        var mixer = SplitMix64(seed: seed ^ (stream.rawValue &* 0xD6E8_FEB8_6659_FD93))
+        self.init(seed: seed, streamNumber: stream.rawValue, key: UInt64(truncatingIfNeeded: index))
+    }
+
+    /// The stream numbered `streamNumber` for the entity with `key` (a number or a hash of its id).
+    init(seed: UInt64, streamNumber: UInt64, key: UInt64) {
+        var mixer = SplitMix64(seed: seed ^ (streamNumber &* 0xD6E8_FEB8_6659_FD93))
         let base = mixer.next()
-        state = base ^ (UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
+        state = base ^ (key &* 0x9E37_79B9_7F4A_7C15)
         _ = next()
     }
 
