@@ -122,6 +122,11 @@ public actor RealtimePoller {
         case .file(let path):
             let descriptor = open(path, O_RDONLY)
             guard descriptor >= 0 else { throw FetchError.unreadable(path: path, message: System.message(forErrno: errno)) }
+            var status = stat()
+            if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                close(descriptor)
+                throw FetchError.unreadable(path: path, message: "is a directory, not a message")
+            }
             bytes = try Self.read(FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), name: path, limit: maxBytes)
         case .standardInput: bytes = try Self.read(FileHandle.standardInput, name: "standard input", limit: maxBytes)
         case .url(let fetcher):
@@ -129,7 +134,14 @@ public actor RealtimePoller {
             (options.requiresZip, options.maxDownload) = (false, Int64(maxBytes))
             let limited = try FeedFetcher(url: fetcher.url, options: options)
             let into = directory ?? URL(fileURLWithPath: NSTemporaryDirectory())
-            switch try await limited.fetch(validators: validators[name], into: into) {
+            let outcome: FetchOutcome
+            do {
+                outcome = try await limited.fetch(validators: validators[name], into: into)
+            } catch {
+                guard case .tooLarge = error else { throw error }
+                throw FetchError.unreadable(path: name, message: "more than \(maxBytes) bytes, the largest message allowed (--max-message)")
+            }
+            switch outcome {
             case .notModified: return .notModified
             case .downloaded(let body):
                 defer { try? FileManager.default.removeItem(at: body.file) }

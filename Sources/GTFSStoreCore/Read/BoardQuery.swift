@@ -184,17 +184,26 @@ package struct BoardQuery: Sendable {
         let join = """
             LEFT JOIN realtime_predictions rp ON rp.feed = st.feed AND rp.trip_id = st.trip_id AND rp.date = \(dialect.integerDate("fd.date"))
                 AND rp.run_shift = \(shift) AND rp.stop_sequence = st.stop_sequence AND rp.status <> 'added' AND \(Self.fresh(dialect.placeholder(n + 6)))
+                AND \(Self.firstSource(dialect.placeholder(n + 6)))
             """
         let condition = "AND \(expected) >= \(dialect.placeholder(n + 7)) AND \(expected) < \(dialect.placeholder(n + 8))"
         return (join, Self.realtimeColumns, condition, expected)
     }
 
-    /// Whether the prediction `rp` was made at `since` or later: by its update's timestamp, else by its
-    /// source's last message (its header's timestamp, else when it was applied).
-    private static func fresh(_ since: String) -> String {
+    /// Whether the prediction aliased `p` (`rp` unless given) was made at `since` or later: by its update's
+    /// timestamp, else by its source's last message (its header's timestamp, else when it was applied).
+    private static func fresh(_ since: String, _ p: String = "rp") -> String {
         """
-        (rp.timestamp >= \(since) OR (rp.timestamp IS NULL AND EXISTS (SELECT 1 FROM realtime_sources rs \
-        WHERE rs.feed = rp.feed AND rs.source = rp.source AND coalesce(rs.header_timestamp, rs.applied_at) >= \(since))))
+        (\(p).timestamp >= \(since) OR (\(p).timestamp IS NULL AND EXISTS (SELECT 1 FROM realtime_sources rs \
+        WHERE rs.feed = \(p).feed AND rs.source = \(p).source AND coalesce(rs.header_timestamp, rs.applied_at) >= \(since))))
+        """
+    }
+
+    /// Whether no other source's fresh prediction of the call of `rp` comes first (by source): one row a call.
+    private static func firstSource(_ since: String) -> String {
+        """
+        NOT EXISTS (SELECT 1 FROM realtime_predictions rp2 WHERE rp2.feed = rp.feed AND rp2.trip_id = rp.trip_id AND rp2.date = rp.date \
+        AND rp2.run_shift = rp.run_shift AND rp2.stop_sequence = rp.stop_sequence AND rp2.source < rp.source AND \(fresh(since, "rp2")))
         """
     }
 
@@ -221,7 +230,7 @@ package struct BoardQuery: Sendable {
             LEFT JOIN routes r ON r.feed = rp.feed AND r.route_id = rp.route_id
             LEFT JOIN stops s ON s.feed = rp.feed AND s.stop_id = rp.stop_id
             WHERE rp.feed = \(dialect.placeholder(n + 1)) AND rp.stop_id IN (\(placeholders(from: 1))) AND rp.status = 'added'
-                AND \(Self.fresh(dialect.placeholder(n + 2))) AND \(time) >= \(dialect.placeholder(n + 3)) AND \(time) < \(dialect.placeholder(n + 4))
+                AND \(Self.fresh(dialect.placeholder(n + 2))) AND \(Self.firstSource(dialect.placeholder(n + 2))) AND \(time) >= \(dialect.placeholder(n + 3)) AND \(time) < \(dialect.placeholder(n + 4))
                 AND EXISTS (SELECT 1 FROM realtime_predictions o WHERE \(instance) AND o.stop_sequence \(kind.onward) rp.stop_sequence)
             ORDER BY \(time), rp.trip_id, rp.stop_sequence, rp.date\(limit.map { " LIMIT \($0)" } ?? "")
             """

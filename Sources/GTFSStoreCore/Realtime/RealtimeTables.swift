@@ -56,7 +56,8 @@ package enum RealtimeTables {
         key: ownerKey + ["position"])
 
     /// The calls of matched trip instances as a trip update predicts them (``RealtimePropagation``), and
-    /// the calls of added trips: what realtime boards join.
+    /// the calls of added trips: what realtime boards join. Each source's predictions are its own; where two
+    /// sources predict one call, a board takes the first source's (by name) of those fresh enough.
     package static let predictions = Table(
         name: "realtime_predictions",
         columns: [
@@ -65,7 +66,7 @@ package enum RealtimeTables {
             ("arrival", "bigint"), ("departure", "bigint"), ("arrival_delay", "integer"), ("departure_delay", "integer"),
             ("route_id", "text"), ("timestamp", "bigint"), ("source", "text NOT NULL"), ("entity_id", "text NOT NULL"),
         ],
-        key: ["feed", "trip_id", "date", "run_shift", "stop_sequence"])
+        key: ["feed", "trip_id", "date", "run_shift", "stop_sequence", "source"])
 
     /// A vehicle position.
     package static let vehicles = Table(

@@ -55,10 +55,12 @@ struct RealtimeWriter {
         let timestamp = update.timestamp ?? header.timestamp ?? Int64(options.now.timeIntervalSince1970)
         let stale = Double(timestamp) < options.now.timeIntervalSince1970 - options.maxAge
         var instance: TripInstance?
-        var note: String?
-        switch try instances.resolve(update, reference: timestamp) {
-        case .success(let found): instance = found
-        case .failure(let reason): note = reason.text
+        var note = RealtimeBounds.problem(update, timestamp: timestamp)
+        if note == nil {
+            switch try instances.resolve(update, reference: timestamp) {
+            case .success(let found): instance = found
+            case .failure(let reason): note = reason.text
+            }
         }
         var unmatched = 0
         if let found = instance {
