@@ -232,7 +232,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GTFSRealtimeTests",
-            dependencies: ["GTFSRealtime", "GTFSStoreCore", "GTFSImport", "GTFSPostgres", "GTFS", "GTFSSynth", "TestSupport"],
+            dependencies: [
+                "GTFSRealtime", "GTFSStoreCore", "GTFSImport", "GTFSPostgres", "GTFS", "GTFSSynth", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

@@ -71,6 +71,16 @@ let package = Package(
             ],
             path: "Sources/read-queries"
         ),
+        // A realtime board against the scheduled one, on either store (scripts/realtime.sh).
+        .executableTarget(
+            name: "realtime-boards",
+            dependencies: [
+                .product(name: "GTFS", package: rootPackage),
+                .product(name: "GTFSImport", package: rootPackage),
+                .product(name: "GTFSPostgres", package: rootPackage),
+            ],
+            path: "Sources/realtime-boards"
+        ),
         // Time from cancel() to the end of an import, per phase (scripts/compare-import.sh).
         .executableTarget(
             name: "import-cancel-latency",

@@ -49,7 +49,7 @@ enum PostgresFeedTables {
             groupsStatement(schema: schema, keyed: groupsKeyed),
             changesStatement(schema: schema),
             FeedCheckTable.createStatement(table: "\(schema).feed_checks"),
-        ] + RealtimeTables.createStatements(name: { "\(schema).\($0)" })
+        ] + RealtimeTables.createStatements(name: { "\(schema).\($0)" }, text: PostgresTimetable.collatedText)
     }
 
     /// `CREATE TABLE IF NOT EXISTS feed_groups` in `schema`.

@@ -66,7 +66,9 @@ enum PostgresSchemaVersion {
         // 6: the checks of feeds fetched from URLs (their validators; `FeedCheck`).
         PostgresMigration(version: 6) { schema in [FeedCheckTable.createStatement(table: "\(schema).feed_checks")] },
         // 7: the realtime state (RealtimeTables), kept by a build aside as the catalog is.
-        PostgresMigration(version: 7) { schema in RealtimeTables.createStatements(name: { "\(schema).\($0)" }) },
+        PostgresMigration(version: 7) { schema in
+            RealtimeTables.createStatements(name: { "\(schema).\($0)" }, text: PostgresTimetable.collatedText) + [PostgresTimetable.realtimeViewStatement(schema: schema)]
+        },
     ]
 
     /// The latest version with `migrations`.

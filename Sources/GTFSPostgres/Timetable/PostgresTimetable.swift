@@ -32,7 +32,19 @@ enum PostgresTimetable {
         ] + TimetableViews.createStatements(dialect(schema), create: "CREATE OR REPLACE VIEW")
             + ["arrivals_departures", "connections"].map { windowFunction(view: $0, schema: schema) } + [
             PostgresStopNames.createStatement(schema: schema),
+            // After arrivals_departures, which it reads; the realtime tables come with the schema's catalog.
+            realtimeViewStatement(schema: schema),
         ] + readableViews(schema: schema)
+    }
+
+    /// Text compared byte by byte, the type of the ids of every table.
+    static let collatedText = "text COLLATE \"C\""
+
+    /// `realtime_arrivals_departures` in `schema` (`RealtimeTables.viewStatement`).
+    static func realtimeViewStatement(schema: String) -> String {
+        RealtimeTables.viewStatement(
+            name: { "\(schema).\($0)" }, create: "CREATE OR REPLACE VIEW", integerDate: { "to_char(\($0), 'YYYYMMDD')::integer" },
+            dateOf: { "to_date(\($0)::text, 'YYYYMMDD')" })
     }
 
     /// `CREATE INDEX IF NOT EXISTS` of a lookup index in `schema`.
@@ -90,7 +102,7 @@ enum PostgresTimetable {
                     ORDER BY c.stop_sequence LIMIT 1) b ON true
                 """
             },
-            nullSmallint: "NULL::smallint", idType: "text COLLATE \"C\"")
+            nullSmallint: "NULL::smallint", idType: collatedText)
     }
 
     /// A `…_readable` view for each table with times: every column, times as `HH:MM:SS` (hours may pass 24).

@@ -92,6 +92,8 @@ package struct BoardQuery: Sendable {
     /// the largest delays (``RealtimeWindow/read(_:feed:maxAge:now:)``) widen the timetable's window.
     package struct RealtimeWindow: Sendable {
         package var freshSince: Int64, latest: Int64, earliest: Int64
+        /// How many sources the feed has: with one, no call has two predictions to choose from.
+        package var sources: Int
     }
 
     /// The names of the feeds a store holds, for the error of a board of an unknown feed.
@@ -184,7 +186,7 @@ package struct BoardQuery: Sendable {
         let join = """
             LEFT JOIN realtime_predictions rp ON rp.feed = st.feed AND rp.trip_id = st.trip_id AND rp.date = \(dialect.integerDate("fd.date"))
                 AND rp.run_shift = \(shift) AND rp.stop_sequence = st.stop_sequence AND rp.status <> 'added' AND \(Self.fresh(dialect.placeholder(n + 6)))
-                AND \(Self.firstSource(dialect.placeholder(n + 6)))
+                \(realtime.map { $0.sources > 1 } == true ? "AND " + Self.firstSource(dialect.placeholder(n + 6)) : "")
             """
         let condition = "AND \(expected) >= \(dialect.placeholder(n + 7)) AND \(expected) < \(dialect.placeholder(n + 8))"
         return (join, Self.realtimeColumns, condition, expected)
@@ -230,7 +232,8 @@ package struct BoardQuery: Sendable {
             LEFT JOIN routes r ON r.feed = rp.feed AND r.route_id = rp.route_id
             LEFT JOIN stops s ON s.feed = rp.feed AND s.stop_id = rp.stop_id
             WHERE rp.feed = \(dialect.placeholder(n + 1)) AND rp.stop_id IN (\(placeholders(from: 1))) AND rp.status = 'added'
-                AND \(Self.fresh(dialect.placeholder(n + 2))) AND \(Self.firstSource(dialect.placeholder(n + 2))) AND \(time) >= \(dialect.placeholder(n + 3)) AND \(time) < \(dialect.placeholder(n + 4))
+                AND \(Self.fresh(dialect.placeholder(n + 2))) \(realtime.map { $0.sources > 1 } == true ? "AND " + Self.firstSource(dialect.placeholder(n + 2)) : "")
+                AND \(time) >= \(dialect.placeholder(n + 3)) AND \(time) < \(dialect.placeholder(n + 4))
                 AND EXISTS (SELECT 1 FROM realtime_predictions o WHERE \(instance) AND o.stop_sequence \(kind.onward) rp.stop_sequence)
             ORDER BY \(time), rp.trip_id, rp.stop_sequence, rp.date\(limit.map { " LIMIT \($0)" } ?? "")
             """
@@ -297,12 +300,12 @@ package struct BoardQuery: Sendable {
 extension BoardQuery.RealtimeWindow {
     /// The query of a feed's largest and smallest delays (its feed is parameter 1).
     package static func sql(_ dialect: SQLDialect) -> String {
-        "SELECT max(latest_delay), min(earliest_delay) FROM realtime_sources WHERE feed = \(dialect.placeholder(1))"
+        "SELECT max(latest_delay), min(earliest_delay), count(*) FROM realtime_sources WHERE feed = \(dialect.placeholder(1))"
     }
 
     /// The window of a realtime board read at `now` that takes predictions up to `maxAge` old.
-    package init(latest: Int64?, earliest: Int64?, maxAge: TimeInterval, now: Date) {
+    package init(latest: Int64?, earliest: Int64?, sources: Int = 1, maxAge: TimeInterval, now: Date) {
         freshSince = Int64((now.timeIntervalSince1970 - maxAge).rounded(.up))
-        (self.latest, self.earliest) = (latest ?? 0, earliest ?? 0)
+        (self.latest, self.earliest, self.sources) = (latest ?? 0, earliest ?? 0, sources)
     }
 }

@@ -5,9 +5,11 @@ package import Foundation
 package enum RealtimeReads {
     /// The window of a realtime board of the feed numbered `feed`.
     package static func window(_ session: some RealtimeSession, feed: Int64, options: RealtimeOptions) throws -> BoardQuery.RealtimeWindow {
-        var (latest, earliest): (Int64?, Int64?) = (nil, nil)
-        try session.query(BoardQuery.RealtimeWindow.sql(session.dialect), [.integer(feed)]) { (latest, earliest) = ($0.integer(0), $0.integer(1)) }
-        return BoardQuery.RealtimeWindow(latest: latest, earliest: earliest, maxAge: options.maxAge, now: options.now)
+        var (latest, earliest, sources): (Int64?, Int64?, Int64?) = (nil, nil, nil)
+        try session.query(BoardQuery.RealtimeWindow.sql(session.dialect), [.integer(feed)]) {
+            (latest, earliest, sources) = ($0.integer(0), $0.integer(1), $0.integer(2))
+        }
+        return BoardQuery.RealtimeWindow(latest: latest, earliest: earliest, sources: Int(sources ?? 0), maxAge: options.maxAge, now: options.now)
     }
 
     /// The alerts active at `instant` that inform one of `stops` (on any route, or on one of `routes`),

@@ -116,16 +116,57 @@ package enum RealtimeTables {
     package static let entityTables = [entities, tripUpdates, stopTimeUpdates, predictions, vehicles, alerts, alertPeriods, alertEntities, alertTexts]
 
     /// `CREATE TABLE` and `CREATE INDEX` statements of every table.
-    /// - Parameter name: a table's name qualified by the store's schema where it has one.
-    package static func createStatements(name: (String) -> String) -> [String] {
+    /// - Parameters:
+    ///   - name: a table's name qualified by the store's schema where it has one.
+    ///   - text: the store's type of text compared byte by byte, as its ids are (`text COLLATE "C"` in
+    ///     PostgreSQL: a join of `trip_id` to `stop_times` of another collation could not use the key).
+    package static func createStatements(name: (String) -> String, text: String = "text") -> [String] {
         all.map { table in
-            let columns = table.columns.map { "\($0.name) \($0.type)" }.joined(separator: ", ")
+            let columns = table.columns.map { column in
+                "\(column.name) " + (column.type.hasPrefix("text") ? text + column.type.dropFirst(4) : column.type)
+            }.joined(separator: ", ")
             return "CREATE TABLE IF NOT EXISTS \(name(table.name)) (\(columns), PRIMARY KEY (\(table.key.joined(separator: ", "))))"
         } + [
             "CREATE INDEX IF NOT EXISTS realtime_predictions_owner ON \(name("realtime_predictions")) (feed, source, entity_id)",
             "CREATE INDEX IF NOT EXISTS realtime_predictions_stop ON \(name("realtime_predictions")) (feed, stop_id, status)",
             "CREATE INDEX IF NOT EXISTS realtime_vehicles_position ON \(name("realtime_vehicles")) (feed, latitude)",
         ]
+    }
+
+    /// `realtime_arrivals_departures`: every call of `arrivals_departures` with what the predictions say of
+    /// it (one row per source predicting it; `status` `scheduled` and NULLs where none does), then the calls
+    /// of added trips. `predicted_at` is the prediction's age's instant (its update's timestamp, else its
+    /// source's last header's, else when that message was applied): a reader keeps the rows it finds fresh.
+    /// - Parameters:
+    ///   - name: a table's or view's name qualified by the store's schema where it has one.
+    ///   - create: `CREATE VIEW` or `CREATE OR REPLACE VIEW`.
+    ///   - integerDate: `YYYYMMDD` as an integer of the views' `date` column (an SQL expression).
+    ///   - dateOf: the views' `date` of an integer `YYYYMMDD` (an SQL expression).
+    package static func viewStatement(
+        name: (String) -> String, create: String, integerDate: (String) -> String, dateOf: (String) -> String
+    ) -> String {
+        let age = "coalesce(rp.timestamp, rs.header_timestamp, rs.applied_at)"
+        return """
+            \(create) \(name("realtime_arrivals_departures")) AS
+            SELECT ad.feed AS feed, ad.date AS date, ad.trip_id AS trip_id, ad.stop_sequence AS stop_sequence, ad.stop_id AS stop_id,
+                ad.stop_name AS stop_name, ad.route_id AS route_id, ad.route_short_name AS route_short_name, ad.headsign AS headsign,
+                ad.arrival AS arrival, ad.departure AS departure, coalesce(rp.status, 'scheduled') AS status,
+                rp.arrival AS predicted_arrival, rp.departure AS predicted_departure, rp.arrival_delay AS arrival_delay,
+                rp.departure_delay AS departure_delay, \(age) AS predicted_at, rp.source AS source
+            FROM \(name("arrivals_departures")) ad
+            LEFT JOIN \(name("realtime_predictions")) rp ON rp.feed = ad.feed AND rp.trip_id = ad.trip_id
+                AND rp.date = \(integerDate("ad.date")) AND rp.run_shift = ad.run_shift AND rp.stop_sequence = ad.stop_sequence
+                AND rp.status <> 'added'
+            LEFT JOIN \(name("realtime_sources")) rs ON rs.feed = rp.feed AND rs.source = rp.source
+            UNION ALL
+            SELECT rp.feed, \(dateOf("rp.date")), rp.trip_id, rp.stop_sequence, rp.stop_id, s.stop_name, rp.route_id, r.route_short_name, NULL,
+                NULL, NULL, rp.status, rp.arrival, rp.departure, NULL, NULL, \(age), rp.source
+            FROM \(name("realtime_predictions")) rp
+            JOIN \(name("realtime_sources")) rs ON rs.feed = rp.feed AND rs.source = rp.source
+            LEFT JOIN \(name("stops")) s ON s.feed = rp.feed AND s.stop_id = rp.stop_id
+            LEFT JOIN \(name("routes")) r ON r.feed = rp.feed AND r.route_id = rp.route_id
+            WHERE rp.status = 'added'
+            """
     }
 
     /// Deletes every realtime row of a feed (the feed's number is parameter 1): when it is removed.
