@@ -26,10 +26,11 @@ trap 'stop_postgres "$work"; rm -rf "$work"' EXIT
 sql() { PGOPTIONS="-c client_min_messages=warning" psql "$uri" -qAt -v ON_ERROR_STOP=1 -c "$1"; }
 raw="$work/raw.txt"
 out="$bench/results/realtime-$scale.md"
-"$synth" realtime --feed "$feed" --date "${date//-/}" --from $first --to 0$((hour + 1)):00:00 \
-    --out "$work/trips.pb" 2> "$work/synth.txt"
-"$synth" realtime --feed "$feed" --date "${date//-/}" --from $first --to 0$((hour + 1)):00:00 \
-    --changed-percent 10 --out "$work/trips-10.pb" 2>> "$work/synth.txt"
+# Run in the work folder with relative outputs, so that the results name no path of this machine.
+(cd "$work" && "$synth" realtime --feed "$feed" --date "${date//-/}" --from $first --to 0$((hour + 1)):00:00 \
+    --out trips.pb 2> synth.txt)
+(cd "$work" && "$synth" realtime --feed "$feed" --date "${date//-/}" --from $first --to 0$((hour + 1)):00:00 \
+    --changed-percent 10 --out trips-10.pb 2>> synth.txt)
 "$import" --quiet --db "$work/a.sqlite" "$feed"
 "$import" --quiet --db "$uri" --schema a "$feed"
 sql "VACUUM ANALYZE"

@@ -110,10 +110,16 @@ enum RealtimeScenario {
 
     /// Every row of the database's feeds, imports and realtime tables, as text: what a refused message must
     /// leave as it was.
-    static func snapshot(_ db: String) throws -> [String] {
+    /// The database read-only, as a reader beside the tool: a poll's transaction is waited for, not failed on.
+    static func readOnly(_ db: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = true
-        let queue = try DatabaseQueue(path: db, configuration: configuration)
+        configuration.busyMode = .timeout(10)
+        return try DatabaseQueue(path: db, configuration: configuration)
+    }
+
+    static func snapshot(_ db: String) throws -> [String] {
+        let queue = try readOnly(db)
         defer { try? queue.close() }
         return try queue.read { db in
             let tables = try String.fetchAll(
@@ -125,9 +131,7 @@ enum RealtimeScenario {
 
     /// The predictions the database holds: `trip seq stop status departure-delay`.
     static func predictions(_ db: String) throws -> [String] {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: db, configuration: configuration)
+        let queue = try readOnly(db)
         defer { try? queue.close() }
         return try queue.read { db in
             try Row.fetchAll(
@@ -434,9 +438,7 @@ struct RealtimeCLITests {
 
     /// The digest of the last message a source applied, as the database holds it.
     static func lastDigest(_ db: String, source: String) throws -> String? {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: db, configuration: configuration)
+        let queue = try S.readOnly(db)
         defer { try? queue.close() }
         return try queue.read { db in
             try String.fetchOne(db, sql: "SELECT message_digest FROM realtime_sources WHERE source = ?", arguments: [source])

@@ -3,6 +3,7 @@
 // randomized comparison of the implementation with an independent restatement of the rules.
 
 import GTFSStoreCore
+import TestSupport
 import Testing
 
 // MARK: - The oracle
@@ -393,17 +394,13 @@ private func check(
 
 // MARK: - Randomized comparison with the oracle
 
-/// SplitMix64: a small, fixed, seedable generator, so that every case can be rebuilt from its seed.
+/// TestSupport's seeded generator with the draws the cases use, so that every case can be rebuilt from its seed.
 private struct SplitMix64 {
-    var state: UInt64
+    private var base: SeededGenerator
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    init(state: UInt64) { base = SeededGenerator(seed: state) }
+
+    mutating func next() -> UInt64 { base.next() }
 
     mutating func int(_ range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.count))

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GTFSRealtime
+import TestSupport
 import Testing
 
 /// RealtimeFeed and RealtimeMessage.serializedData(): values through protobuf and back, the fixtures the
@@ -315,19 +316,13 @@ private extension Float {
     var clampedFinite: Float { isFinite ? self : 0 }
 }
 
-/// A small seeded generator (SplitMix64): the same seed gives the same cases on every run.
+/// TestSupport's seeded generator with the draws these tests use: the same seed gives the same cases.
 private struct SeededRandom {
-    private var state: UInt64
+    private var base: SeededGenerator
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { base = SeededGenerator(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { base.next() }
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     mutating func bool() -> Bool { next() & 1 == 0 }

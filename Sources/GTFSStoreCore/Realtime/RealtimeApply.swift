@@ -66,10 +66,13 @@ package enum RealtimeApply {
         options: RealtimeOptions
     ) throws {
         let p = session.dialect.placeholder
+        // How far a prediction can lie from its call's time on a board: its delay, and an exact_times 0
+        // run's start given off the run's.
         var delays: [Int64?] = []
         try session.query(
             """
-            SELECT max(arrival_delay), max(departure_delay), min(arrival_delay), min(departure_delay) FROM realtime_predictions
+            SELECT max(arrival_delay + run_offset), max(departure_delay + run_offset), min(arrival_delay + run_offset),
+                min(departure_delay + run_offset) FROM realtime_predictions
             WHERE feed = \(p(1)) AND source = \(p(2))
             """, [.integer(feed), .text(source)]
         ) { row in delays = (0 ..< 4).map { row.integer($0) } }

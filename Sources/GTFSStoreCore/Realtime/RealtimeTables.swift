@@ -65,6 +65,7 @@ package enum RealtimeTables {
             ("stop_sequence", "integer NOT NULL"), ("stop_id", "text NOT NULL"), ("status", "text NOT NULL"),
             ("arrival", "bigint"), ("departure", "bigint"), ("arrival_delay", "integer"), ("departure_delay", "integer"),
             ("route_id", "text"), ("timestamp", "bigint"), ("source", "text NOT NULL"), ("entity_id", "text NOT NULL"),
+            ("run_offset", "integer NOT NULL"),
         ],
         key: ["feed", "trip_id", "date", "run_shift", "stop_sequence", "source"])
 

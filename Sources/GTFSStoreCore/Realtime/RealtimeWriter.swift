@@ -110,6 +110,7 @@ struct RealtimeWriter {
                     .integer(feed), .text(instance.tripID), .integer(instance.date), .integer(instance.runShift), .integer(call.stopSequence),
                     .text(call.stopID), .text(call.status.rawValue), .integer(call.arrival), .integer(call.departure), .integer(call.arrivalDelay),
                     .integer(call.departureDelay), .text(update.trip.routeID), .integer(update.timestamp), .text(source), .text(update.entityID),
+                    .integer(instance.runOffset),
                 ])
         }
         return unmatched

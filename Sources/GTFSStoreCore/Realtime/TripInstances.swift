@@ -8,6 +8,9 @@ struct TripInstance {
     var date: Int
     /// The shift of the frequency run the instance is (0 for a timetabled trip), as boards key it.
     var runShift: Int
+    /// How much later than its run the instance starts (an `exact_times` 0 run's `start_time`), which moves
+    /// its calls on a board beyond their delays.
+    var runOffset = 0
     /// Its calls with their scheduled instants.
     var calls: [ScheduledCall]
     /// Whether the instance is not in the timetable (`ADDED`, `NEW`, a `DUPLICATED` copy).
@@ -52,7 +55,7 @@ struct TripInstances {
             return .failure(Reason("trip \(tripID) does not run \(trip.startDate.map { "on \($0)" } ?? "near the update's time")"))
         }
         let calls = template.map { instant($0, dayStart: day.start + Int64(shift)) }
-        return .success(TripInstance(tripID: tripID, date: day.date, runShift: runShift, calls: calls, isAdded: false))
+        return .success(TripInstance(tripID: tripID, date: day.date, runShift: runShift, runOffset: shift - runShift, calls: calls, isAdded: false))
     }
 
     struct Reason: Error { let text: String; init(_ text: String) { self.text = text } }

@@ -67,7 +67,8 @@ public protocol FeedStore: AnyObject, Sendable {
     ///   or stop the store does not hold, the store's error, or what `body` throws.
     ///   - realtime: for a realtime board, how old a prediction may be: each call's ``StopEvent/realtime``
     ///     says what fresh predictions say of it, calls are in the window and in order by their expected
-    ///     instant, and added trips are on it; `nil` for the timetable alone.
+    ///     instant, and added trips are on it; `nil` for the timetable alone. As on the timetable's board,
+    ///     a stop time without a time (a non-timepoint) is not on it, whatever an update predicts of it.
     func forEachDeparture(
         from stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, realtime: RealtimeOptions?,
         _ body: (StopEvent) throws -> Void
