@@ -546,6 +546,41 @@ struct RealtimeCLITests {
         #expect(try S.board(db, "S3").stdoutText.contains("08:10  08:13 +3  M4"))
     }
 
+    @Test("sync --once: a feed's realtime source is polled after the feed's check; a failing source is named")
+    func syncRealtimeSources() async throws {
+        var zip = TestZip()
+        for (name, text) in S.files.sorted(by: { $0.key < $1.key }) { zip.add(name, text) }
+        let feed = try await ServedFeed(body: zip.archive())
+        defer { feed.stop() }
+        let message = Array(try S.tripUpdates(delay: 180).serializedData())
+        feed.state.withLock {
+            $0.routes["/trips.pb"] = .answer(status: 200, body: message)
+            $0.routes["/gone.pb"] = .answer(status: 404)
+        }
+        let folder = try TemporaryFolder()
+        let db = folder.file("gtfs.sqlite")
+        let (trips, gone) = (feed.server.url("/trips.pb"), feed.server.url("/gone.pb"))
+        let file = try folder.write(
+            "[{\"name\": \"default\", \"url\": \"\(feed.url.absoluteString)\", \"realtime\": [{\"url\": \"\(trips)\", \"every\": \"30s\"}]}]",
+            name: "feeds.json")
+        let run = try S.importer(["sync", file, "--db", db, "--once", "--retries", "0"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines.first?.contains("  default  imported (full: ") == true, "\(lines)")
+        #expect(lines.last?.contains("  default realtime \(trips)  1 entities, 1 changed, 0 removed; 1 trips matched") == true, "\(lines)")
+        #expect(try S.board(db, "S3").stdoutText.contains("08:10  08:13 +3  M4"))
+
+        let failing = try folder.write(
+            "[{\"name\": \"default\", \"url\": \"\(feed.url.absoluteString)\", \"realtime\": [{\"url\": \"\(gone)\"}]}]", name: "gone.json")
+        let failed = try S.importer(["sync", failing, "--db", db, "--once", "--retries", "0"])
+        #expect(failed.status == 1 && failed.stderr == "gtfs-import: failed: default realtime \(gone)\n", "\(failed.stderr)")
+        #expect(failed.stdoutText.contains("  default realtime \(gone)  failed: \(gone): the server answered 404"), "\(failed.stdoutText)")
+        // Entries' realtime sources are checked like the feeds: an unknown field is named.
+        let typo = try folder.write("[{\"name\": \"a\", \"url\": \"\(trips)\", \"realtime\": [{\"url\": \"\(trips)\", \"evry\": \"1m\"}]}]", name: "typo.json")
+        let refused = try S.importer(["sync", typo, "--db", db, "--once"])
+        #expect(refused.status == 1 && refused.stderr.contains("entry 1 (\"a\"): \"realtime\" 1: unknown field \"evry\""), "\(refused.stderr)")
+    }
+
     @Test("two sources predicting one trip: when the one applied last drops it, the other's prediction is on the board again")
     func twoSourcesOneTrip() throws {
         let folder = try TemporaryFolder()
