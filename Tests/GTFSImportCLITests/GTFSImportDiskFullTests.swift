@@ -37,7 +37,7 @@ struct GTFSImportDiskFullTests {
 
     @Test("Full while loading: exit 1 in one line, the WAL emptied, the data and list intact; an estimate refuses early")
     func fullDisk() throws {
-        let disk = try Tmpfs(kilobytes: 8_800)
+        let disk = try Tmpfs(kilobytes: 8_928)
         let inputs = try TemporaryFolder()
         let db = disk.file("gtfs.sqlite")
         #expect(try ToolRunner.run("gtfs-import", ["--db", db, "--quiet", GTFSImportToolTests.stops2013]).status == 0)

@@ -89,7 +89,11 @@ struct ImportFailureTests {
     @Test("A full disk (a tiny max_page_count) fails with SQLite's message and changes nothing")
     func fullDisk() throws {
         var configuration = GTFSStore.defaultConfiguration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = 60") }
+        // A few pages more than the store holds: it opens, and the import runs out of room.
+        configuration.prepareDatabase { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(pages + 8)")
+        }
         let setup = try Setup(configuration: configuration)
         #expect {
             try setup.store.importFeedSynchronously(from: try FeedSource(path: setup.next))

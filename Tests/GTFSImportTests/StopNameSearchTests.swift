@@ -104,7 +104,9 @@ struct StopNameSearchTests {
         do {
             let queue = try DatabaseQueue(path: path)
             try queue.write { db in
-                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v5', 'v6', 'v7', 'v8')")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v5', 'v6', 'v7', 'v8', 'v9')")
+                try db.execute(sql: "DROP VIEW realtime_arrivals_departures")
+                for table in RealtimeTables.all { try db.execute(sql: "DROP TABLE \(table.name)") }
                 try db.execute(sql: "DROP TABLE feed_checks")
                 try db.execute(sql: "DROP VIEW arrivals_departures_by_time; DROP VIEW connections_by_time; DROP VIEW arrivals_departures; DROP VIEW connections")
                 try db.execute(sql: "DROP INDEX stop_times_departure")
@@ -128,6 +130,7 @@ struct StopNameSearchTests {
                 try String.fetchOne(db, sql: "SELECT value FROM gtfs_meta WHERE key = 'timetable_stale'")
             )
         }
-        #expect(version == GTFSSchema.version && names == 6 && stale == nil)
+        #expect(version == GTFSSchema.version, "\(String(describing: version))")
+        #expect(names == 6 && stale == nil, "\(String(describing: names)) \(String(describing: stale))")
     }
 }

@@ -78,7 +78,7 @@ public enum GTFSSchema {
     public static let viewNames: [String] = [
         "stop_times_readable", "frequencies_readable", "timeframes_readable", "booking_rules_readable",
         "calendar_readable", "calendar_dates_readable", "feed_info_readable", "arrivals_departures", "connections",
-        "arrivals_departures_by_time", "connections_by_time",
+        "arrivals_departures_by_time", "connections_by_time", "realtime_arrivals_departures",
     ]
 
     /// The name and `CREATE INDEX` statement of each index built after a load: the ``GTFS/LookupIndex``es.
