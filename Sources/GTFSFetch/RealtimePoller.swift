@@ -33,7 +33,7 @@ public enum RealtimeLocation: Sendable {
 public struct RealtimePollReport: Sendable {
     /// How a poll ended when it did not fail.
     public enum Outcome: Sendable {
-        /// The message was applied (or was the same as the last one, ``RealtimeSummary/unchangedMessage``).
+        /// The message was applied (or was the same as the last one, `RealtimeSummary.unchangedMessage`).
         case applied(RealtimeSummary)
         /// The server answered 304 Not Modified.
         case notModified
@@ -69,7 +69,10 @@ public actor RealtimePoller {
 
     /// A poller of `sources` for the feed named `feed`.
     /// - Parameters:
-    ///   - maxAge: trip updates older than this make no predictions (``RealtimeOptions/maxAge``).
+    ///   - store: the store the messages are applied to.
+    ///   - feed: the static feed the messages are about.
+    ///   - sources: where the messages come from, polled in order.
+    ///   - maxAge: trip updates older than this make no predictions (`RealtimeOptions.maxAge`).
     ///   - maxBytes: the largest message read (`RealtimeFeed.defaultMaxBytes`, 32 MiB, by default).
     ///   - directory: where a URL's body is written while it arrives; the temporary directory when `nil`.
     public init(

@@ -37,7 +37,7 @@ extension RealtimeMessage {
     }
 }
 
-/// Why a ``RealtimeMessage`` could not be written as protobuf.
+/// Why a `RealtimeMessage` could not be written as protobuf.
 public struct RealtimeEncodingError: Error, CustomStringConvertible, Sendable, Hashable {
     /// Which entity (or the header) and what does not fit.
     public let description: String

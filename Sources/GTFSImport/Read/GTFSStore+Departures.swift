@@ -31,7 +31,7 @@ extension GTFSStore {
     }
 
     /// Calls `body` with each arrival of `FeedStore.arrivals(at:between:and:feed:limit:)`, in time order, as they
-    /// are read, in bounded memory; as ``forEachDeparture(from:between:and:feed:limit:_:)``.
+    /// are read, in bounded memory; as ``forEachDeparture(from:between:and:feed:limit:realtime:_:)``.
     /// - Parameters:
     ///   - stopID: a stop, platform or station (`location_type` 1), whose platforms are then included.
     ///   - start: the first instant, included.

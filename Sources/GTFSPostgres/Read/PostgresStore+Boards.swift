@@ -24,7 +24,7 @@ extension PostgresStore {
     }
 
     /// Calls `body` with each arrival of `FeedStore.arrivals(at:between:and:feed:limit:)`,
-    /// in time order, as ``forEachDeparture(from:between:and:feed:limit:_:)`` does.
+    /// in time order, as ``forEachDeparture(from:between:and:feed:limit:realtime:_:)`` does.
     /// - Parameters:
     ///   - stopID: a stop, platform or station (`location_type` 1), whose platforms are then included.
     ///   - start: the first instant, included.

@@ -62,19 +62,19 @@ public protocol FeedStore: AnyObject, Sendable {
     ///   - end: the last instant, excluded.
     ///   - feed: the feed's name.
     ///   - limit: the most departures (the earliest), or `nil` for all.
-    ///   - body: receives each departure, inside the read; an error it throws ends the read and is rethrown.
-    /// - Throws: ``StoreError/unknownFeed(name:feeds:)`` or ``StoreError/unknownStop(id:feed:)`` for a feed
-    ///   or stop the store does not hold, the store's error, or what `body` throws.
     ///   - realtime: for a realtime board, how old a prediction may be: each call's ``StopEvent/realtime``
     ///     says what fresh predictions say of it, calls are in the window and in order by their expected
     ///     instant, and added trips are on it; `nil` for the timetable alone. As on the timetable's board,
     ///     a stop time without a time (a non-timepoint) is not on it, whatever an update predicts of it.
+    ///   - body: receives each departure, inside the read; an error it throws ends the read and is rethrown.
+    /// - Throws: ``StoreError/unknownFeed(name:feeds:)`` or ``StoreError/unknownStop(id:feed:)`` for a feed
+    ///   or stop the store does not hold, the store's error, or what `body` throws.
     func forEachDeparture(
         from stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, realtime: RealtimeOptions?,
         _ body: (StopEvent) throws -> Void
     ) throws
 
-    /// As ``forEachDeparture(from:between:and:feed:limit:_:)``, for arrivals: without stop times where
+    /// As ``forEachDeparture(from:between:and:feed:limit:realtime:_:)``, for arrivals: without stop times where
     /// alighting is not possible (`drop_off_type` 1) and each trip's first stop.
     /// - Parameters:
     ///   - stopID: a stop, platform or station (`location_type` 1), whose platforms are then included.
@@ -82,9 +82,9 @@ public protocol FeedStore: AnyObject, Sendable {
     ///   - end: the last instant, excluded.
     ///   - feed: the feed's name.
     ///   - limit: the most arrivals (the earliest), or `nil` for all.
-    ///   - body: receives each arrival, inside the read; an error it throws ends the read and is rethrown.
-    /// - Throws: as ``forEachDeparture(from:between:and:feed:limit:_:)``.
     ///   - realtime: for a realtime board, how old a prediction may be; `nil` for the timetable alone.
+    ///   - body: receives each arrival, inside the read; an error it throws ends the read and is rethrown.
+    /// - Throws: as ``forEachDeparture(from:between:and:feed:limit:realtime:_:)``.
     func forEachArrival(
         at stopID: String, between start: Date, and end: Date, feed: String, limit: Int?, realtime: RealtimeOptions?,
         _ body: (StopEvent) throws -> Void
@@ -187,7 +187,7 @@ public protocol FeedImport: AnyObject, Sendable {
 
 extension FeedStore {
     /// The departures from a stop between two instants, in time order: at most `limit`, the earliest (see
-    /// ``forEachDeparture(from:between:and:feed:limit:_:)``).
+    /// ``forEachDeparture(from:between:and:feed:limit:realtime:_:)``).
     ///
     /// ```swift
     /// let now = Date()
@@ -225,7 +225,7 @@ extension FeedStore {
     }
 
     /// The arrivals at a stop between two instants, in time order: at most `limit`, the earliest (see
-    /// ``forEachArrival(at:between:and:feed:limit:_:)``).
+    /// ``forEachArrival(at:between:and:feed:limit:realtime:_:)``).
     /// - Returns: the arrivals; empty when no trip arrives in the window.
     /// - Throws: ``StoreError/unknownFeed(name:feeds:)`` or ``StoreError/unknownStop(id:feed:)`` when the
     ///   store holds no such feed or stop, or the store's error.
